@@ -1,14 +1,71 @@
-pub fn add(left: u64, right: u64) -> u64 {
-    left + right
+//! distml-search: a search engine for the literature of distributed machine
+//! learning. The binary is a thin wrapper around [`run`].
+
+pub mod catalog;
+pub mod cli;
+mod clock;
+mod commands;
+pub mod error;
+mod fsutil;
+pub mod ident;
+pub mod locations;
+
+use std::ffi::OsString;
+use std::io::Write;
+
+use clap::{CommandFactory, Parser};
+
+use cli::{Cli, Command};
+use error::Error;
+use locations::Locations;
+
+/// Exit statuses, as grep: a match, no match, an error.
+pub const EXIT_OK: i32 = 0;
+pub const EXIT_NO_MATCH: i32 = 1;
+pub const EXIT_ERROR: i32 = 2;
+
+/// Parses `args`, runs the command and returns the exit status. Errors are
+/// reported here, once, on one line.
+pub fn run(args: impl IntoIterator<Item = impl Into<OsString> + Clone>) -> i32 {
+    let cli = match Cli::try_parse_from(args) {
+        Ok(cli) => cli,
+        Err(e) => {
+            let _ = e.print();
+            return if e.use_stderr() { EXIT_ERROR } else { EXIT_OK };
+        }
+    };
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    let stderr = std::io::stderr();
+    let mut err = stderr.lock();
+    match execute(cli, &mut out, &mut err) {
+        Ok(code) => code,
+        Err(e) if is_broken_pipe(&e) => EXIT_OK,
+        Err(e) => {
+            let _ = writeln!(err, "distml-search: error: {e}");
+            EXIT_ERROR
+        }
+    }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn it_works() {
-        let result = add(2, 2);
-        assert_eq!(result, 4);
+fn execute(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> Result<i32, Error> {
+    let locations = Locations::resolve(cli.global.catalog, cli.global.index);
+    let io = |e| Error::io("<stdout>", e);
+    match cli.command {
+        Command::Check => Ok(if commands::check::run(&locations, out, err)? { EXIT_OK } else { EXIT_ERROR }),
+        Command::Import(args) => commands::import::run(&locations, &args, out).map(|()| EXIT_OK),
+        Command::Export(args) => commands::export::run(&locations, &args, out).map(|()| EXIT_OK),
+        Command::Completions { shell } => {
+            clap_complete::generate(shell, &mut Cli::command(), "distml-search", out);
+            Ok(EXIT_OK)
+        }
+        Command::Man => {
+            clap_mangen::Man::new(Cli::command()).render(out).map_err(io)?;
+            Ok(EXIT_OK)
+        }
     }
+}
+
+fn is_broken_pipe(e: &Error) -> bool {
+    matches!(e, Error::Io { source, .. } if source.kind() == std::io::ErrorKind::BrokenPipe)
 }

@@ -1,1 +1,3 @@
-fn main() {}
+fn main() {
+    std::process::exit(distml_search::run(std::env::args_os()));
+}

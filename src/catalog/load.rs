@@ -1,0 +1,268 @@
+//! Loading a catalog folder: TOML text in, sections, entries and tags out, with
+//! every syntax and schema problem located. Cross-entry rules are in `validate`.
+
+use std::path::Path;
+
+use toml::Spanned;
+use toml::de::{DeTable, DeValue};
+
+use super::reader::TableReader;
+use super::source::{Location, Problem, SourceFile};
+use super::vocabulary::{Tag, Vocabulary};
+use super::{Catalog, Entry, Kind, Origin, Section, TAGS_FILE};
+use crate::error::Error;
+
+const SECTION_FIELDS: &[&str] = &["name", "group", "order"];
+const ENTRY_FIELDS: &[&str] = &[
+    "id", "kind", "title", "url", "authors", "et_al", "venue", "year", "arxiv", "doi", "tags",
+    "note",
+];
+const TAG_FIELDS: &[&str] = &["id", "label", "category", "description", "aliases"];
+
+/// Reads every `*.toml` file of `dir` (sections, and the vocabulary in `tags.toml`).
+pub fn load_dir(dir: &Path) -> Result<(Catalog, Vec<Problem>), Error> {
+    let read_dir = std::fs::read_dir(dir).map_err(|e| Error::io(dir, e))?;
+    let mut paths = Vec::new();
+    for item in read_dir {
+        let path = item.map_err(|e| Error::io(dir, e))?.path();
+        if path.extension().is_some_and(|x| x == "toml") && path.is_file() {
+            paths.push(path);
+        }
+    }
+    paths.sort();
+    let mut files = Vec::with_capacity(paths.len());
+    for path in paths {
+        let bytes = std::fs::read(&path).map_err(|e| Error::io(&path, e))?;
+        let text = match String::from_utf8(bytes) {
+            Ok(text) => text,
+            Err(e) => {
+                // Keep going: the problem is reported with the others.
+                let valid = e.utf8_error().valid_up_to();
+                let mut text = String::from_utf8_lossy(e.as_bytes()).into_owned();
+                text.insert_str(0, &format!("\u{0}invalid-utf8:{valid}\u{0}"));
+                text
+            }
+        };
+        files.push(SourceFile::new(path, text));
+    }
+    Ok(load_files(&files))
+}
+
+/// Builds a catalog from files already in memory (a folder, or the copy built
+/// into the binary). The file named `tags.toml` holds the vocabulary.
+pub fn load_files(files: &[SourceFile]) -> (Catalog, Vec<Problem>) {
+    let mut catalog = Catalog::default();
+    let mut problems = Vec::new();
+    let mut tags = Vec::new();
+    for file in files {
+        let Some(table) = parse(file, &mut problems) else {
+            continue;
+        };
+        if file.path.file_name().is_some_and(|n| n == TAGS_FILE) {
+            read_tags(file, &table, &mut tags, &mut problems);
+        } else {
+            read_section_file(file, &table, &mut catalog, &mut problems);
+        }
+    }
+    catalog.vocabulary = Vocabulary::new(tags);
+    (catalog, problems)
+}
+
+fn parse<'i>(file: &'i SourceFile, problems: &mut Vec<Problem>) -> Option<Spanned<DeTable<'i>>> {
+    if let Some(rest) = file.text.strip_prefix("\u{0}invalid-utf8:") {
+        let offset: usize = rest.split('\u{0}').next()?.parse().ok()?;
+        let location = SourceFile::new(file.path.to_path_buf(), rest.to_string()).location(&(offset..offset));
+        problems.push(Problem::new(
+            Location { file: file.path.clone(), ..location },
+            "file is not valid UTF-8",
+        ));
+        return None;
+    }
+    let (table, errors) = DeTable::parse_recoverable(&file.text);
+    if errors.is_empty() {
+        return Some(table);
+    }
+    for error in errors {
+        let span = error.span().unwrap_or(0..0);
+        let message = error.message().trim().replace('\n', " ");
+        problems.push(Problem::new(
+            file.location(&span),
+            format!("TOML syntax: {message}"),
+        ));
+    }
+    None
+}
+
+fn tables<'a, 'i>(
+    file: &SourceFile,
+    value: &'a Spanned<DeValue<'i>>,
+    key: &str,
+    problems: &mut Vec<Problem>,
+) -> Vec<Spanned<DeTable<'i>>> {
+    let items: Vec<&Spanned<DeValue<'i>>> = match value.get_ref() {
+        DeValue::Array(array) => array.iter().collect(),
+        _ => vec![value],
+    };
+    let mut out = Vec::new();
+    for item in items {
+        match item.get_ref() {
+            DeValue::Table(table) => out.push(Spanned::new(item.span(), table.clone())),
+            other => problems.push(Problem::new(
+                file.location(&item.span()),
+                format!("`{key}` must be a table (write [[{key}]]), found {}", other.type_str()),
+            )),
+        }
+    }
+    out
+}
+
+fn read_section_file(
+    file: &SourceFile,
+    table: &Spanned<DeTable<'_>>,
+    catalog: &mut Catalog,
+    problems: &mut Vec<Problem>,
+) {
+    let mut top = TableReader::new(file, table, "a section file", problems);
+    top.deny_unknown(&["section", "entry"]);
+    let stem = file
+        .path
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let section = match table.get_ref().get("section") {
+        Some(value) => match value.get_ref() {
+            DeValue::Table(t) => {
+                let t = Spanned::new(value.span(), t.clone());
+                let mut reader = TableReader::new(file, &t, "[section]", problems);
+                reader.deny_unknown(SECTION_FIELDS);
+                let name = reader.required_string("name").unwrap_or_else(|| stem.clone());
+                let group = reader.string("group");
+                let order = reader.integer("order").unwrap_or(i64::MAX);
+                Section { name, group, order, file: file.path.clone() }
+            }
+            other => {
+                problems.push(Problem::new(
+                    file.location(&value.span()),
+                    format!("`section` must be a table, found {}", other.type_str()),
+                ));
+                Section { name: stem, group: None, order: i64::MAX, file: file.path.clone() }
+            }
+        },
+        None => {
+            problems.push(Problem::new(
+                Location::file_only(file.path.clone()),
+                "missing [section] table with the section's `name`",
+            ));
+            Section { name: stem, group: None, order: i64::MAX, file: file.path.clone() }
+        }
+    };
+    if let Some(value) = table.get_ref().get("entry") {
+        for entry in tables(file, value, "entry", problems) {
+            if let Some(entry) = read_entry(file, &entry, &section.name, problems) {
+                catalog.entries.push(entry);
+            }
+        }
+    }
+    catalog.sections.push(section);
+}
+
+fn read_entry(
+    file: &SourceFile,
+    table: &Spanned<DeTable<'_>>,
+    section: &str,
+    problems: &mut Vec<Problem>,
+) -> Option<Entry> {
+    let mut r = TableReader::new(file, table, "[[entry]]", problems);
+    r.deny_unknown(ENTRY_FIELDS);
+    let id = r.required_string("id");
+    let kind_text = r.required_string("kind");
+    let title = r.required_string("title");
+    let url = r.required_string("url");
+    let authors = r.strings("authors").unwrap_or_default();
+    let et_al = r.boolean("et_al").unwrap_or(false);
+    let venue = r.string("venue");
+    let year = r.integer("year");
+    let arxiv = r.string("arxiv");
+    let doi = r.string("doi");
+    let tags = r.required_strings("tags").unwrap_or_default();
+    let note = r.required_string("note");
+    let origin = Origin {
+        entry: r.location(),
+        id: r.location_of("id"),
+        title: r.location_of("title"),
+        url: r.location_of("url"),
+        year: r.location_of("year"),
+        arxiv: r.location_of("arxiv"),
+        doi: r.location_of("doi"),
+        tags: tags.iter().map(|(_, l)| l.clone()).collect(),
+        tags_field: r.location_of("tags"),
+        note: r.location_of("note"),
+    };
+    let kind = match kind_text.as_deref().map(Kind::parse) {
+        Some(Some(kind)) => kind,
+        Some(None) => {
+            let text = kind_text.unwrap_or_default();
+            let location = r.location_of("kind");
+            problems.push(Problem::new(
+                location,
+                format!("unknown kind \"{text}\" (expected \"paper\" or \"project\")"),
+            ));
+            return None;
+        }
+        None => return None,
+    };
+    Some(Entry {
+        id: id?,
+        kind,
+        title: title?,
+        url: url?,
+        authors: authors.into_iter().map(|(a, _)| a).collect(),
+        et_al,
+        venue,
+        year,
+        arxiv,
+        doi,
+        tags: tags.into_iter().map(|(t, _)| t).collect(),
+        note: note?,
+        section: section.to_string(),
+        origin,
+    })
+}
+
+fn read_tags(
+    file: &SourceFile,
+    table: &Spanned<DeTable<'_>>,
+    tags: &mut Vec<Tag>,
+    problems: &mut Vec<Problem>,
+) {
+    let mut top = TableReader::new(file, table, TAGS_FILE, problems);
+    top.deny_unknown(&["tag"]);
+    let Some(value) = table.get_ref().get("tag") else {
+        problems.push(Problem::new(
+            Location::file_only(file.path.clone()),
+            "the vocabulary has no [[tag]] tables",
+        ));
+        return;
+    };
+    for t in tables(file, value, "tag", problems) {
+        let mut r = TableReader::new(file, &t, "[[tag]]", problems);
+        r.deny_unknown(TAG_FIELDS);
+        let id = r.required_string("id");
+        let label = r.required_string("label");
+        let category = r.string("category").unwrap_or_default();
+        let description = r.required_string("description");
+        let aliases = r.strings("aliases").unwrap_or_default();
+        let location = r.location_of("id");
+        if let (Some(id), Some(label), Some(description)) = (id, label, description) {
+            tags.push(Tag {
+                id,
+                label,
+                category,
+                description,
+                aliases: aliases.into_iter().map(|(a, _)| a).collect(),
+                location,
+            });
+        }
+    }
+}
+

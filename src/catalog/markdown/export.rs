@@ -1,0 +1,124 @@
+//! Writing the catalog as an awesome-list README that `parse_list` reads back
+//! to the same sections, titles, URLs, authors, venues and years.
+
+use std::fmt::Write;
+
+use crate::catalog::{Catalog, Entry};
+
+/// The whole list: title, table of contents, then each section in order.
+pub fn export_markdown(catalog: &Catalog, title: &str) -> String {
+    let sections = catalog.sections_with_entries();
+    let mut out = format!("# {}\n\n", escape(title));
+    out.push_str("Projects and papers on distributed training and inference of large models, exported by distml-search.\n\n## Contents\n\n");
+    let mut last_group: Option<&str> = None;
+    for (section, _) in &sections {
+        match section.group.as_deref() {
+            Some(group) => {
+                if last_group != Some(group) {
+                    let _ = writeln!(out, "- [{}](#{})", escape(group), anchor(group));
+                }
+                let _ = writeln!(out, "  - [{}](#{})", escape(&section.name), anchor(&section.name));
+            }
+            None => {
+                let _ = writeln!(out, "- [{}](#{})", escape(&section.name), anchor(&section.name));
+            }
+        }
+        last_group = section.group.as_deref();
+    }
+    last_group = None;
+    for (section, entries) in &sections {
+        match section.group.as_deref() {
+            Some(group) => {
+                if last_group != Some(group) {
+                    let _ = write!(out, "\n## {}\n", escape(group));
+                }
+                let _ = write!(out, "\n### {}\n\n", escape(&section.name));
+            }
+            None => {
+                let _ = write!(out, "\n## {}\n\n", escape(&section.name));
+            }
+        }
+        last_group = section.group.as_deref();
+        for entry in entries {
+            out.push_str(&item(entry));
+            out.push('\n');
+        }
+    }
+    out
+}
+
+fn item(entry: &Entry) -> String {
+    let mut line = format!("- [{}]({})", escape(&entry.title), destination(&entry.url));
+    let mut byline = escape(&entry.authors.join(", "));
+    if entry.et_al {
+        byline.push_str(" et al.");
+    }
+    let venue_year = match (&entry.venue, entry.year) {
+        (Some(venue), Some(year)) => format!("{} {year}", escape(venue)),
+        (None, Some(year)) => year.to_string(),
+        (Some(venue), None) => escape(venue),
+        (None, None) => String::new(),
+    };
+    if !byline.is_empty() || !venue_year.is_empty() {
+        line.push_str(" by ");
+        line.push_str(&byline);
+        if !venue_year.is_empty() {
+            if !byline.is_empty() {
+                line.push_str(", ");
+            }
+            line.push_str(&venue_year);
+        }
+    }
+    line
+}
+
+/// Backslash-escapes the characters Markdown would read as markup.
+fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        // `&` only needs escaping where it could start an entity such as `&amp;`.
+        let entity = c == '&' && chars.peek().is_some_and(|n| n.is_alphanumeric() || *n == '#');
+        if entity || matches!(c, '\\' | '[' | ']' | '*' | '_' | '`' | '<' | '>') {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}
+
+fn destination(url: &str) -> String {
+    if url.contains([' ', '(', ')', '<', '>']) {
+        format!("<{}>", url.replace(['<', '>'], ""))
+    } else {
+        url.to_string()
+    }
+}
+
+/// GitHub's heading anchor: lower case, punctuation dropped, spaces to dashes.
+fn anchor(heading: &str) -> String {
+    heading
+        .chars()
+        .filter_map(|c| match c {
+            ' ' => Some('-'),
+            c if c.is_alphanumeric() || c == '-' || c == '_' => Some(c.to_ascii_lowercase()),
+            _ => None,
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn anchors_follow_github() {
+        assert_eq!(anchor("Hybrid Parallelism & Framework"), "hybrid-parallelism--framework");
+        assert_eq!(anchor("Fault-tolerant Training"), "fault-tolerant-training");
+    }
+
+    #[test]
+    fn markup_in_titles_is_escaped() {
+        assert_eq!(escape("a [b] *c*"), "a \\[b\\] \\*c\\*");
+    }
+}

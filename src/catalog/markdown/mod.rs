@@ -1,0 +1,8 @@
+//! Awesome-list Markdown: reading one into sections and entries (`import`), and
+//! writing the catalog back as one (`export`).
+
+mod export;
+mod import;
+
+pub use export::export_markdown;
+pub use import::{ImportedEntry, ImportedList, ImportedSection, parse_list};

@@ -1,0 +1,196 @@
+//! The catalog: curated entries in TOML files, one file per section, plus the
+//! tag vocabulary. Loading and validation live here; nothing here touches the
+//! network or the index.
+
+mod load;
+pub mod markdown;
+mod merge;
+mod reader;
+pub mod source;
+mod validate;
+mod vocabulary;
+mod write;
+
+use std::path::Path;
+use std::sync::Arc;
+
+pub use load::{load_dir, load_files};
+pub use merge::{Merge, MergeReport, merge_import};
+pub use source::{Location, Position, Problem, SourceFile};
+pub use validate::validate;
+pub use vocabulary::{Tag, Vocabulary};
+pub use write::{render_entry, render_section_header};
+
+/// The name of the vocabulary file inside a catalog folder.
+pub const TAGS_FILE: &str = "tags.toml";
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Kind {
+    Paper,
+    Project,
+}
+
+impl Kind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Kind::Paper => "paper",
+            Kind::Project => "project",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Kind> {
+        match s {
+            "paper" => Some(Kind::Paper),
+            "project" => Some(Kind::Project),
+            _ => None,
+        }
+    }
+}
+
+/// A heading of the list, stored as the `[section]` table of its file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Section {
+    pub name: String,
+    /// The heading it sits under in the list ("Papers"), if any.
+    pub group: Option<String>,
+    /// Its place in the list; sections are exported in this order.
+    pub order: i64,
+    pub file: Arc<Path>,
+}
+
+/// One project or paper of the list, with its curated fields.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Entry {
+    pub id: String,
+    pub kind: Kind,
+    pub title: String,
+    pub url: String,
+    pub authors: Vec<String>,
+    /// The list named only the first authors ("et al.").
+    pub et_al: bool,
+    pub venue: Option<String>,
+    pub year: Option<i64>,
+    pub arxiv: Option<String>,
+    pub doi: Option<String>,
+    pub tags: Vec<String>,
+    pub note: String,
+    pub section: String,
+    pub origin: Origin,
+}
+
+/// Where an entry and its checked fields are written, for precise problems.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Origin {
+    pub entry: Location,
+    pub id: Location,
+    pub title: Location,
+    pub url: Location,
+    pub year: Location,
+    pub arxiv: Location,
+    pub doi: Location,
+    pub tags: Vec<Location>,
+    pub tags_field: Location,
+    pub note: Location,
+}
+
+/// Every section, entry and tag of a catalog folder.
+#[derive(Debug, Clone, Default)]
+pub struct Catalog {
+    pub sections: Vec<Section>,
+    pub entries: Vec<Entry>,
+    pub vocabulary: Vocabulary,
+}
+
+impl Catalog {
+    pub fn entry(&self, id: &str) -> Option<&Entry> {
+        self.entries.iter().find(|e| e.id == id)
+    }
+
+    /// Sections in list order, each with its entries in file order.
+    pub fn sections_with_entries(&self) -> Vec<(&Section, Vec<&Entry>)> {
+        let mut sections: Vec<&Section> = self.sections.iter().collect();
+        sections.sort_by(|a, b| a.order.cmp(&b.order).then(a.name.cmp(&b.name)));
+        sections
+            .into_iter()
+            .map(|s| {
+                let entries = self.entries.iter().filter(|e| e.section == s.name).collect();
+                (s, entries)
+            })
+            .collect()
+    }
+}
+
+/// Lower-case words of letters and digits, for comparing titles and names.
+pub fn normalize_title(title: &str) -> String {
+    title
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// A URL reduced to what identifies the page: no scheme, `www.`, fragment or
+/// trailing slash, and a lower-case host.
+pub fn normalize_url(url: &str) -> String {
+    let url = url.trim();
+    let rest = url
+        .split_once("://")
+        .map_or(url, |(_, rest)| rest)
+        .split('#')
+        .next()
+        .unwrap_or_default();
+    let (host, path) = rest.split_once('/').unwrap_or((rest, ""));
+    let host = host.to_lowercase();
+    let host = host.strip_prefix("www.").unwrap_or(&host);
+    let path = path.trim_end_matches('/');
+    if path.is_empty() {
+        host.to_string()
+    } else {
+        format!("{host}/{path}")
+    }
+}
+
+/// A file-name-safe, lower-case slug.
+pub fn slugify(text: &str) -> String {
+    let mut slug = String::with_capacity(text.len());
+    for c in text.chars().flat_map(char::to_lowercase) {
+        if c.is_ascii_alphanumeric() {
+            slug.push(c);
+        } else if !slug.ends_with('-') && !slug.is_empty() {
+            slug.push('-');
+        }
+    }
+    slug.trim_end_matches('-').to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn urls_compare_without_scheme_www_and_trailing_slash() {
+        assert_eq!(
+            normalize_url("https://www.OneFlow.org/"),
+            normalize_url("http://oneflow.org")
+        );
+        assert_eq!(
+            normalize_url("https://github.com/NVIDIA/Megatron-LM#readme"),
+            "github.com/NVIDIA/Megatron-LM"
+        );
+    }
+
+    #[test]
+    fn titles_compare_by_words() {
+        assert_eq!(
+            normalize_title("ZeRO-Offload: Democratizing  Billion-Scale"),
+            "zero offload democratizing billion scale"
+        );
+    }
+
+    #[test]
+    fn slugs_are_lower_case_and_dashed() {
+        assert_eq!(slugify("Hybrid Parallelism & Framework"), "hybrid-parallelism-framework");
+        assert_eq!(slugify("Fault-tolerant Training"), "fault-tolerant-training");
+    }
+}

@@ -1,0 +1,168 @@
+//! Rules a loaded catalog must keep: unique ids, URLs and titles, known tags,
+//! well-formed identifiers that agree with the URL, plausible years, curated
+//! tags and notes. Each broken rule is a [`Problem`] at the offending field.
+
+use std::collections::HashMap;
+
+use super::source::Problem;
+use super::{Catalog, Entry, Kind, normalize_title, normalize_url};
+use crate::ident;
+
+pub const MIN_YEAR: i64 = 1990;
+pub const MAX_TAGS: usize = 8;
+
+/// Every rule broken by `catalog`, in file order. `current_year` bounds years
+/// (up to the next one, for camera-ready papers).
+pub fn validate(catalog: &Catalog, current_year: i64) -> Vec<Problem> {
+    let mut problems = catalog.vocabulary.problems();
+    if catalog.vocabulary.is_empty() {
+        if let Some(section) = catalog.sections.first() {
+            let dir = section.file.parent().unwrap_or(std::path::Path::new("."));
+            problems.push(Problem::new(
+                super::Location::file_only(dir.join(super::TAGS_FILE).into()),
+                "no tag vocabulary: create tags.toml with [[tag]] tables",
+            ));
+        }
+    }
+    let mut ids = HashMap::new();
+    let mut urls = HashMap::new();
+    let mut titles = HashMap::new();
+    for entry in &catalog.entries {
+        check_entry(catalog, entry, current_year, &mut problems);
+        let o = &entry.origin;
+        if let Some(first) = ids.insert(entry.id.as_str(), o) {
+            problems.push(Problem::new(
+                o.id.clone(),
+                format!("duplicate id `{}` (first used at {})", entry.id, first.id),
+            ));
+        }
+        if let Some(first) = urls.insert(normalize_url(&entry.url), o) {
+            problems.push(Problem::new(
+                o.url.clone(),
+                format!("duplicate url {} (also at {})", entry.url, first.url),
+            ));
+        }
+        if let Some(first) = titles.insert(normalize_title(&entry.title), o) {
+            problems.push(Problem::new(
+                o.title.clone(),
+                format!("duplicate title \"{}\" (also at {})", entry.title, first.title),
+            ));
+        }
+    }
+    let mut names = HashMap::new();
+    for section in &catalog.sections {
+        if let Some(first) = names.insert(normalize_title(&section.name), &section.file) {
+            problems.push(Problem::new(
+                super::Location::file_only(section.file.clone()),
+                format!("section \"{}\" is also defined in {}", section.name, first.display()),
+            ));
+        }
+    }
+    problems.sort();
+    problems
+}
+
+fn check_entry(catalog: &Catalog, entry: &Entry, current_year: i64, out: &mut Vec<Problem>) {
+    let o = &entry.origin;
+    let mut problem = |location: &super::Location, message: String| {
+        out.push(Problem::new(location.clone(), message));
+    };
+    if !is_slug(&entry.id) {
+        problem(&o.id, format!("id `{}` must be lower-case letters, digits and single dashes", entry.id));
+    }
+    if entry.title.trim().is_empty() {
+        problem(&o.title, "title is empty".into());
+    }
+    match url::Url::parse(&entry.url) {
+        Ok(u) if matches!(u.scheme(), "http" | "https") && u.host_str().is_some() => {}
+        _ => problem(&o.url, format!("url \"{}\" is not an http(s) URL", entry.url)),
+    }
+    check_identifier(
+        "arxiv",
+        entry.arxiv.as_deref(),
+        ident::arxiv_from_url(&entry.url),
+        ident::is_arxiv_id,
+        "an arXiv id such as 2006.09503 (no version suffix)",
+        &o.arxiv,
+        &mut problem,
+    );
+    check_identifier(
+        "doi",
+        entry.doi.as_deref().map(str::to_lowercase).as_deref(),
+        ident::doi_from_url(&entry.url),
+        ident::is_doi,
+        "a DOI such as 10.1145/3341301.3359646",
+        &o.doi,
+        &mut problem,
+    );
+    match entry.year {
+        Some(year) if !(MIN_YEAR..=current_year + 1).contains(&year) => problem(
+            &o.year,
+            format!("year {year} is outside {MIN_YEAR}..{}", current_year + 1),
+        ),
+        None if entry.kind == Kind::Paper => problem(&o.entry, "paper has no `year`".into()),
+        _ => {}
+    }
+    if entry.kind == Kind::Paper {
+        if entry.authors.is_empty() {
+            problem(&o.entry, "paper has no `authors`".into());
+        }
+        if entry.venue.as_deref().is_none_or(|v| v.trim().is_empty()) {
+            problem(&o.entry, "paper has no `venue`".into());
+        }
+    }
+    if entry.tags.is_empty() {
+        problem(&o.tags_field, format!("entry `{}` has no tags", entry.id));
+    } else if entry.tags.len() > MAX_TAGS {
+        problem(&o.tags_field, format!("entry `{}` has {} tags (at most {MAX_TAGS})", entry.id, entry.tags.len()));
+    }
+    for (i, tag) in entry.tags.iter().enumerate() {
+        let location = o.tags.get(i).unwrap_or(&o.tags_field);
+        if !catalog.vocabulary.is_empty() && !catalog.vocabulary.contains(tag) {
+            problem(location, format!("unknown tag `{tag}` (not in tags.toml)"));
+        }
+        if entry.tags[..i].contains(tag) {
+            problem(location, format!("tag `{tag}` is listed twice"));
+        }
+    }
+    if entry.note.trim().is_empty() {
+        problem(&o.note, format!("entry `{}` has an empty note", entry.id));
+    }
+}
+
+/// An identifier field must be well-formed, and must be the one the URL
+/// carries: identifiers come from the URL here, lookups go to metadata.json.
+fn check_identifier(
+    field: &str,
+    given: Option<&str>,
+    from_url: Option<String>,
+    well_formed: fn(&str) -> bool,
+    expected: &str,
+    location: &super::Location,
+    problem: &mut impl FnMut(&super::Location, String),
+) {
+    match (given, from_url) {
+        (Some(given), _) if !well_formed(given) => {
+            problem(location, format!("`{field}` \"{given}\" is malformed: expected {expected}"));
+        }
+        (Some(given), Some(url_id)) if given != url_id => {
+            problem(location, format!("`{field}` \"{given}\" disagrees with the url, which carries \"{url_id}\""));
+        }
+        (Some(given), None) => problem(
+            location,
+            format!("`{field}` \"{given}\" is not carried by the url; identifiers found by lookup belong in metadata.json"),
+        ),
+        (None, Some(url_id)) => problem(
+            location,
+            format!("the url carries {field} \"{url_id}\": add `{field} = \"{url_id}\"`"),
+        ),
+        _ => {}
+    }
+}
+
+fn is_slug(id: &str) -> bool {
+    !id.is_empty()
+        && id.split('-').all(|part| {
+            !part.is_empty() && part.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
+        })
+}

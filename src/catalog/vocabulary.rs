@@ -1,0 +1,95 @@
+//! The controlled vocabulary: technique tags with labels and aliases.
+//!
+//! Aliases are what a practitioner types ("MoE", "gradient checkpointing"); the
+//! search expands them at query time, so an alias must belong to one tag only.
+
+use std::collections::HashMap;
+
+use super::normalize_title;
+use super::source::{Location, Problem};
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Tag {
+    pub id: String,
+    pub label: String,
+    pub category: String,
+    pub description: String,
+    pub aliases: Vec<String>,
+    pub location: Location,
+}
+
+impl Tag {
+    /// The label, the id read as words, and every alias.
+    pub fn names(&self) -> impl Iterator<Item = &str> {
+        std::iter::once(self.label.as_str())
+            .chain(std::iter::once(self.id.as_str()))
+            .chain(self.aliases.iter().map(String::as_str))
+    }
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct Vocabulary {
+    pub tags: Vec<Tag>,
+    by_id: HashMap<String, usize>,
+}
+
+impl Vocabulary {
+    pub fn new(tags: Vec<Tag>) -> Self {
+        let by_id = tags
+            .iter()
+            .enumerate()
+            .map(|(i, t)| (t.id.clone(), i))
+            .collect();
+        Vocabulary { tags, by_id }
+    }
+
+    pub fn get(&self, id: &str) -> Option<&Tag> {
+        self.by_id.get(id).map(|&i| &self.tags[i])
+    }
+
+    pub fn contains(&self, id: &str) -> bool {
+        self.by_id.contains_key(id)
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.tags.is_empty()
+    }
+
+    /// Duplicate ids, and names that would expand to two different tags.
+    pub fn problems(&self) -> Vec<Problem> {
+        let mut problems = Vec::new();
+        let mut ids: HashMap<&str, &Tag> = HashMap::new();
+        let mut names: HashMap<String, &Tag> = HashMap::new();
+        for tag in &self.tags {
+            if let Some(first) = ids.insert(&tag.id, tag) {
+                problems.push(Problem::new(
+                    tag.location.clone(),
+                    format!("duplicate tag id `{}` (first defined at {})", tag.id, first.location),
+                ));
+                continue;
+            }
+            if tag.label.trim().is_empty() {
+                problems.push(Problem::new(tag.location.clone(), format!("tag `{}` has an empty label", tag.id)));
+            }
+            for name in tag.names() {
+                let key = normalize_title(name);
+                if key.is_empty() {
+                    continue;
+                }
+                match names.get(&key) {
+                    Some(other) if other.id != tag.id => problems.push(Problem::new(
+                        tag.location.clone(),
+                        format!(
+                            "alias \"{name}\" of tag `{}` is also a name of tag `{}`",
+                            tag.id, other.id
+                        ),
+                    )),
+                    _ => {
+                        names.insert(key, tag);
+                    }
+                }
+            }
+        }
+        problems
+    }
+}

@@ -1,0 +1,57 @@
+//! Writing catalog TOML in the shipped layout: a `[section]` table, then one
+//! `[[entry]]` per item with fields in a fixed order.
+
+use std::fmt::Write;
+
+use super::{Entry, Kind};
+
+fn quoted(s: &str) -> String {
+    toml::Value::String(s.to_string()).to_string()
+}
+
+fn quoted_list(items: &[String]) -> String {
+    let items: Vec<String> = items.iter().map(|s| quoted(s)).collect();
+    format!("[{}]", items.join(", "))
+}
+
+pub fn render_section_header(name: &str, group: Option<&str>, order: i64) -> String {
+    let mut out = format!("[section]\nname = {}\n", quoted(name));
+    if let Some(group) = group {
+        let _ = writeln!(out, "group = {}", quoted(group));
+    }
+    let _ = writeln!(out, "order = {order}");
+    out
+}
+
+/// One `[[entry]]` block, preceded by a blank line.
+pub fn render_entry(entry: &Entry) -> String {
+    let mut out = String::from("\n[[entry]]\n");
+    let mut field = |key: &str, value: String| {
+        let _ = writeln!(out, "{key} = {value}");
+    };
+    field("id", quoted(&entry.id));
+    field("kind", quoted(entry.kind.as_str()));
+    field("title", quoted(&entry.title));
+    field("url", quoted(&entry.url));
+    if entry.kind == Kind::Paper || !entry.authors.is_empty() {
+        field("authors", quoted_list(&entry.authors));
+    }
+    if entry.et_al {
+        field("et_al", "true".into());
+    }
+    if let Some(venue) = &entry.venue {
+        field("venue", quoted(venue));
+    }
+    if let Some(year) = entry.year {
+        field("year", year.to_string());
+    }
+    if let Some(arxiv) = &entry.arxiv {
+        field("arxiv", quoted(arxiv));
+    }
+    if let Some(doi) = &entry.doi {
+        field("doi", quoted(doi));
+    }
+    field("tags", quoted_list(&entry.tags));
+    field("note", quoted(&entry.note));
+    out
+}

@@ -1,0 +1,67 @@
+//! `check`: every problem of the catalog, or a one-screen summary of it.
+
+use std::collections::BTreeMap;
+use std::io::Write;
+
+use crate::catalog::{Catalog, Kind, validate};
+use crate::clock::current_year;
+use crate::error::Error;
+use crate::locations::Locations;
+
+/// Returns whether the catalog is free of problems.
+pub fn run(locations: &Locations, out: &mut dyn Write, err: &mut dyn Write) -> Result<bool, Error> {
+    let (catalog, mut problems) = locations.load_catalog()?;
+    problems.extend(validate(&catalog, current_year()));
+    problems.sort();
+    problems.dedup();
+    if !problems.is_empty() {
+        for problem in &problems {
+            writeln!(err, "{problem}").map_err(io)?;
+        }
+        writeln!(
+            err,
+            "error: {} problem{} in {}",
+            problems.len(),
+            if problems.len() == 1 { "" } else { "s" },
+            locations.describe_catalog()
+        )
+        .map_err(io)?;
+        return Ok(false);
+    }
+    summary(&catalog, &locations.describe_catalog(), out).map_err(io)?;
+    Ok(true)
+}
+
+fn io(e: std::io::Error) -> Error {
+    Error::io("<stdout>", e)
+}
+
+fn summary(catalog: &Catalog, name: &str, out: &mut dyn Write) -> std::io::Result<()> {
+    let papers = catalog.entries.iter().filter(|e| e.kind == Kind::Paper).count();
+    writeln!(
+        out,
+        "{name}: ok: {} entries ({papers} papers, {} projects) in {} sections, {} tags",
+        catalog.entries.len(),
+        catalog.entries.len() - papers,
+        catalog.sections.len(),
+        catalog.vocabulary.tags.len()
+    )?;
+    writeln!(out)?;
+    for (section, entries) in catalog.sections_with_entries() {
+        writeln!(out, "  {:<34} {:>3}", section.name, entries.len())?;
+    }
+    let mut uses: BTreeMap<&str, usize> = catalog.vocabulary.tags.iter().map(|t| (t.id.as_str(), 0)).collect();
+    for tag in catalog.entries.iter().flat_map(|e| &e.tags) {
+        *uses.entry(tag).or_default() += 1;
+    }
+    let mut ranked: Vec<(&str, usize)> = uses.iter().map(|(t, n)| (*t, *n)).collect();
+    ranked.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
+    writeln!(out)?;
+    let top: Vec<String> = ranked.iter().take(12).map(|(t, n)| format!("{t} {n}")).collect();
+    writeln!(out, "  most used tags: {}", top.join(", "))?;
+    let unused: Vec<&str> = ranked.iter().filter(|(_, n)| *n == 0).map(|(t, _)| *t).collect();
+    if !unused.is_empty() {
+        writeln!(out, "  unused tags: {}", unused.join(", "))?;
+    }
+    Ok(())
+}

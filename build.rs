@@ -11,11 +11,18 @@ fn main() {
         .unwrap_or_default();
     files.retain(|p| p.extension().is_some_and(|x| x == "toml" || x == "json"));
     files.sort();
-    let mut code = String::from("/// The catalog files shipped with this build: (file name, contents).\npub static BUILTIN_CATALOG: &[(&str, &str)] = &[\n");
+    let mut code = String::from(
+        "/// The catalog files shipped with this build: (file name, contents).\npub static BUILTIN_CATALOG: &[(&str, &str)] = &[\n",
+    );
     for path in files {
         let name = path.file_name().unwrap().to_string_lossy();
         let abs = std::fs::canonicalize(&path).unwrap();
-        writeln!(code, "    ({name:?}, include_str!({:?})),", abs.display().to_string()).unwrap();
+        writeln!(
+            code,
+            "    ({name:?}, include_str!({:?})),",
+            abs.display().to_string()
+        )
+        .unwrap();
     }
     code.push_str("];\n");
     let out = Path::new(&std::env::var("OUT_DIR").unwrap()).join("builtin_catalog.rs");

@@ -3,7 +3,9 @@
 use std::time::{SystemTime, UNIX_EPOCH};
 
 fn days_since_epoch() -> i64 {
-    let secs = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs());
+    let secs = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
     (secs / 86_400) as i64
 }
 
@@ -23,12 +25,6 @@ fn civil_from_days(days: i64) -> (i64, u32, u32) {
 
 pub fn current_year() -> i64 {
     civil_from_days(days_since_epoch()).0
-}
-
-/// Today as `YYYY-MM-DD` (UTC).
-pub fn today() -> String {
-    let (y, m, d) = civil_from_days(days_since_epoch());
-    format!("{y:04}-{m:02}-{d:02}")
 }
 
 #[cfg(test)]

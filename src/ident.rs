@@ -13,7 +13,10 @@ pub fn arxiv_from_url(url: &str) -> Option<String> {
     let rest = ["abs/", "pdf/", "html/", "format/"]
         .iter()
         .find_map(|prefix| path.strip_prefix(prefix))?;
-    let rest = rest.strip_suffix(".pdf").unwrap_or(rest).trim_end_matches('/');
+    let rest = rest
+        .strip_suffix(".pdf")
+        .unwrap_or(rest)
+        .trim_end_matches('/');
     let id = strip_version(rest);
     is_arxiv_id(id).then(|| id.to_string())
 }
@@ -69,7 +72,9 @@ pub fn is_doi(doi: &str) -> bool {
     };
     let first = registrant.split('.').next().unwrap_or_default();
     (4..=9).contains(&first.len())
-        && registrant.split('.').all(|p| !p.is_empty() && all_digits(p))
+        && registrant
+            .split('.')
+            .all(|p| !p.is_empty() && all_digits(p))
         && !suffix.is_empty()
         && !suffix.chars().any(char::is_whitespace)
 }
@@ -91,7 +96,10 @@ fn all_digits(s: &str) -> bool {
 fn host_and_path(url: &str) -> Option<(String, &str)> {
     let parsed = url::Url::parse(url.trim()).ok()?;
     let host = parsed.host_str()?.to_lowercase();
-    let host = host.strip_prefix("www.").map(str::to_string).unwrap_or(host);
+    let host = host
+        .strip_prefix("www.")
+        .map(str::to_string)
+        .unwrap_or(host);
     let start = url.find(parsed.path())?;
     let path = &url[start..start + parsed.path().len()];
     Some((host, path.trim_start_matches('/')))
@@ -141,19 +149,43 @@ mod tests {
     #[test]
     fn dois_from_acm_and_doi_org() {
         let cases = [
-            ("https://dl.acm.org/doi/10.1145/3341301.3359646", "10.1145/3341301.3359646"),
-            ("https://dl.acm.org/doi/abs/10.1145/3458817.3476145", "10.1145/3458817.3476145"),
-            ("https://dl.acm.org/doi/pdf/10.1145/3575693.3575703", "10.1145/3575693.3575703"),
-            ("https://dl.acm.org/doi/fullHtml/10.1145/3503221.3508418", "10.1145/3503221.3508418"),
-            ("https://dl.acm.org/doi/10.5555/3433701.3433727", "10.5555/3433701.3433727"),
-            ("https://doi.org/10.1109/TPDS.2022.3219819", "10.1109/tpds.2022.3219819"),
-            ("https://dx.doi.org/10.48550/arXiv.2006.09503", "10.48550/arxiv.2006.09503"),
+            (
+                "https://dl.acm.org/doi/10.1145/3341301.3359646",
+                "10.1145/3341301.3359646",
+            ),
+            (
+                "https://dl.acm.org/doi/abs/10.1145/3458817.3476145",
+                "10.1145/3458817.3476145",
+            ),
+            (
+                "https://dl.acm.org/doi/pdf/10.1145/3575693.3575703",
+                "10.1145/3575693.3575703",
+            ),
+            (
+                "https://dl.acm.org/doi/fullHtml/10.1145/3503221.3508418",
+                "10.1145/3503221.3508418",
+            ),
+            (
+                "https://dl.acm.org/doi/10.5555/3433701.3433727",
+                "10.5555/3433701.3433727",
+            ),
+            (
+                "https://doi.org/10.1109/TPDS.2022.3219819",
+                "10.1109/tpds.2022.3219819",
+            ),
+            (
+                "https://dx.doi.org/10.48550/arXiv.2006.09503",
+                "10.48550/arxiv.2006.09503",
+            ),
             ("https://doi.org/10.1000/a%2Fb", "10.1000/a/b"),
         ];
         for (url, doi) in cases {
             assert_eq!(doi_from_url(url).as_deref(), Some(doi), "{url}");
         }
-        assert_eq!(doi_from_url("https://ieeexplore.ieee.org/document/9355254"), None);
+        assert_eq!(
+            doi_from_url("https://ieeexplore.ieee.org/document/9355254"),
+            None
+        );
         assert_eq!(doi_from_url("https://dl.acm.org/doi/proceedings"), None);
     }
 

@@ -52,7 +52,11 @@ fn execute(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> Result<i32, Er
     let locations = Locations::resolve(cli.global.catalog, cli.global.index);
     let io = |e| Error::io("<stdout>", e);
     match cli.command {
-        Command::Check => Ok(if commands::check::run(&locations, out, err)? { EXIT_OK } else { EXIT_ERROR }),
+        Command::Check => Ok(if commands::check::run(&locations, out, err)? {
+            EXIT_OK
+        } else {
+            EXIT_ERROR
+        }),
         Command::Import(args) => commands::import::run(&locations, &args, out).map(|()| EXIT_OK),
         Command::Export(args) => commands::export::run(&locations, &args, out).map(|()| EXIT_OK),
         Command::Completions { shell } => {
@@ -60,7 +64,9 @@ fn execute(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> Result<i32, Er
             Ok(EXIT_OK)
         }
         Command::Man => {
-            clap_mangen::Man::new(Cli::command()).render(out).map_err(io)?;
+            clap_mangen::Man::new(Cli::command())
+                .render(out)
+                .map_err(io)?;
             Ok(EXIT_OK)
         }
     }

@@ -31,21 +31,26 @@ pub fn load_dir(dir: &Path) -> Result<(Catalog, Vec<Problem>), Error> {
     }
     paths.sort();
     let mut files = Vec::with_capacity(paths.len());
+    let mut unreadable = Vec::new();
     for path in paths {
         let bytes = std::fs::read(&path).map_err(|e| Error::io(&path, e))?;
-        let text = match String::from_utf8(bytes) {
-            Ok(text) => text,
+        match String::from_utf8(bytes) {
+            Ok(text) => files.push(SourceFile::new(path, text)),
+            // Reported with the other problems, at the first bad byte.
             Err(e) => {
-                // Keep going: the problem is reported with the others.
                 let valid = e.utf8_error().valid_up_to();
-                let mut text = String::from_utf8_lossy(e.as_bytes()).into_owned();
-                text.insert_str(0, &format!("\u{0}invalid-utf8:{valid}\u{0}"));
-                text
+                let prefix = String::from_utf8_lossy(&e.as_bytes()[..valid]).into_owned();
+                let file = SourceFile::new(path, prefix);
+                unreadable.push(Problem::new(
+                    file.location(&(valid..valid)),
+                    "file is not valid UTF-8",
+                ));
             }
-        };
-        files.push(SourceFile::new(path, text));
+        }
     }
-    Ok(load_files(&files))
+    let (catalog, mut problems) = load_files(&files);
+    problems.extend(unreadable);
+    Ok((catalog, problems))
 }
 
 /// Builds a catalog from files already in memory (a folder, or the copy built
@@ -69,15 +74,6 @@ pub fn load_files(files: &[SourceFile]) -> (Catalog, Vec<Problem>) {
 }
 
 fn parse<'i>(file: &'i SourceFile, problems: &mut Vec<Problem>) -> Option<Spanned<DeTable<'i>>> {
-    if let Some(rest) = file.text.strip_prefix("\u{0}invalid-utf8:") {
-        let offset: usize = rest.split('\u{0}').next()?.parse().ok()?;
-        let location = SourceFile::new(file.path.to_path_buf(), rest.to_string()).location(&(offset..offset));
-        problems.push(Problem::new(
-            Location { file: file.path.clone(), ..location },
-            "file is not valid UTF-8",
-        ));
-        return None;
-    }
     let (table, errors) = DeTable::parse_recoverable(&file.text);
     if errors.is_empty() {
         return Some(table);
@@ -109,7 +105,10 @@ fn tables<'a, 'i>(
             DeValue::Table(table) => out.push(Spanned::new(item.span(), table.clone())),
             other => problems.push(Problem::new(
                 file.location(&item.span()),
-                format!("`{key}` must be a table (write [[{key}]]), found {}", other.type_str()),
+                format!(
+                    "`{key}` must be a table (write [[{key}]]), found {}",
+                    other.type_str()
+                ),
             )),
         }
     }
@@ -135,17 +134,29 @@ fn read_section_file(
                 let t = Spanned::new(value.span(), t.clone());
                 let mut reader = TableReader::new(file, &t, "[section]", problems);
                 reader.deny_unknown(SECTION_FIELDS);
-                let name = reader.required_string("name").unwrap_or_else(|| stem.clone());
+                let name = reader
+                    .required_string("name")
+                    .unwrap_or_else(|| stem.clone());
                 let group = reader.string("group");
                 let order = reader.integer("order").unwrap_or(i64::MAX);
-                Section { name, group, order, file: file.path.clone() }
+                Section {
+                    name,
+                    group,
+                    order,
+                    file: file.path.clone(),
+                }
             }
             other => {
                 problems.push(Problem::new(
                     file.location(&value.span()),
                     format!("`section` must be a table, found {}", other.type_str()),
                 ));
-                Section { name: stem, group: None, order: i64::MAX, file: file.path.clone() }
+                Section {
+                    name: stem,
+                    group: None,
+                    order: i64::MAX,
+                    file: file.path.clone(),
+                }
             }
         },
         None => {
@@ -153,14 +164,19 @@ fn read_section_file(
                 Location::file_only(file.path.clone()),
                 "missing [section] table with the section's `name`",
             ));
-            Section { name: stem, group: None, order: i64::MAX, file: file.path.clone() }
+            Section {
+                name: stem,
+                group: None,
+                order: i64::MAX,
+                file: file.path.clone(),
+            }
         }
     };
     if let Some(value) = table.get_ref().get("entry") {
         for entry in tables(file, value, "entry", problems) {
-            if let Some(entry) = read_entry(file, &entry, &section.name, problems) {
-                catalog.entries.push(entry);
-            }
+            catalog
+                .entries
+                .push(read_entry(file, &entry, &section.name, problems));
         }
     }
     catalog.sections.push(section);
@@ -171,7 +187,7 @@ fn read_entry(
     table: &Spanned<DeTable<'_>>,
     section: &str,
     problems: &mut Vec<Problem>,
-) -> Option<Entry> {
+) -> Entry {
     let mut r = TableReader::new(file, table, "[[entry]]", problems);
     r.deny_unknown(ENTRY_FIELDS);
     let id = r.required_string("id");
@@ -198,24 +214,26 @@ fn read_entry(
         tags_field: r.location_of("tags"),
         note: r.location_of("note"),
     };
+    // A broken entry is still checked for its other problems, as a paper.
     let kind = match kind_text.as_deref().map(Kind::parse) {
         Some(Some(kind)) => kind,
         Some(None) => {
             let text = kind_text.unwrap_or_default();
-            let location = r.location_of("kind");
-            problems.push(Problem::new(
-                location,
-                format!("unknown kind \"{text}\" (expected \"paper\" or \"project\")"),
-            ));
-            return None;
+            if let Some(location) = r.location_of("kind") {
+                problems.push(Problem::new(
+                    location,
+                    format!("unknown kind \"{text}\" (expected \"paper\" or \"project\")"),
+                ));
+            }
+            Kind::Paper
         }
-        None => return None,
+        None => Kind::Paper,
     };
-    Some(Entry {
-        id: id?,
+    Entry {
+        id: id.unwrap_or_default(),
         kind,
-        title: title?,
-        url: url?,
+        title: title.unwrap_or_default(),
+        url: url.unwrap_or_default(),
         authors: authors.into_iter().map(|(a, _)| a).collect(),
         et_al,
         venue,
@@ -223,10 +241,10 @@ fn read_entry(
         arxiv,
         doi,
         tags: tags.into_iter().map(|(t, _)| t).collect(),
-        note: note?,
+        note: note.unwrap_or_default(),
         section: section.to_string(),
         origin,
-    })
+    }
 }
 
 fn read_tags(
@@ -252,7 +270,7 @@ fn read_tags(
         let category = r.string("category").unwrap_or_default();
         let description = r.required_string("description");
         let aliases = r.strings("aliases").unwrap_or_default();
-        let location = r.location_of("id");
+        let location = r.location_of("id").unwrap_or_else(|| r.location());
         if let (Some(id), Some(label), Some(description)) = (id, label, description) {
             tags.push(Tag {
                 id,
@@ -265,4 +283,3 @@ fn read_tags(
         }
     }
 }
-

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use super::markdown::{ImportedEntry, ImportedList};
 use super::write::{render_entry, render_section_header};
-use super::{Catalog, Entry, Kind, Origin, normalize_title, normalize_url, slugify};
+use super::{Catalog, Entry, Kind, Origin, normalize_title, slugify, url_key};
 use crate::error::Error;
 use crate::fsutil::write_atomic;
 use crate::ident;
@@ -40,10 +40,21 @@ impl Merge {
 
 /// Plans the merge of `list` into the catalog in `dir`.
 pub fn merge_import(dir: &Path, catalog: &Catalog, list: &ImportedList) -> Result<Merge, Error> {
-    let mut urls: HashSet<String> = catalog.entries.iter().map(|e| normalize_url(&e.url)).collect();
-    let mut titles: HashSet<String> = catalog.entries.iter().map(|e| normalize_title(&e.title)).collect();
+    let mut urls: HashSet<String> = catalog.entries.iter().map(|e| url_key(&e.url)).collect();
+    let mut titles: HashSet<String> = catalog
+        .entries
+        .iter()
+        .map(|e| normalize_title(&e.title))
+        .collect();
     let mut ids: HashSet<String> = catalog.entries.iter().map(|e| e.id.clone()).collect();
-    let mut next_order = catalog.sections.iter().map(|s| s.order).filter(|&o| o != i64::MAX).max().unwrap_or(0) + 1;
+    let mut next_order = catalog
+        .sections
+        .iter()
+        .map(|s| s.order)
+        .filter(|&o| o != i64::MAX)
+        .max()
+        .unwrap_or(0)
+        + 1;
     let mut report = MergeReport::default();
     let mut writes = Vec::new();
 
@@ -55,7 +66,7 @@ pub fn merge_import(dir: &Path, catalog: &Catalog, list: &ImportedList) -> Resul
         let mut blocks = String::new();
         let mut added_here = Vec::new();
         for imported in &section.entries {
-            let url_key = normalize_url(&imported.url);
+            let url_key = url_key(&imported.url);
             let title_key = normalize_title(&imported.title);
             if urls.contains(&url_key) || titles.contains(&title_key) {
                 report.unchanged += 1;
@@ -83,21 +94,27 @@ pub fn merge_import(dir: &Path, catalog: &Catalog, list: &ImportedList) -> Resul
             }
             None => {
                 let path = dir.join(format!("{}.toml", slugify(&section.name)));
-                let mut text = render_section_header(&section.name, section.group.as_deref(), next_order);
+                let mut text =
+                    render_section_header(&section.name, section.group.as_deref(), next_order);
                 next_order += 1;
                 text.push_str(&blocks);
                 report.new_files.push(path.clone());
                 (path, text)
             }
         };
-        report.added.extend(added_here.into_iter().map(|e| (path.clone(), e)));
+        report
+            .added
+            .extend(added_here.into_iter().map(|e| (path.clone(), e)));
         writes.push((path, text));
     }
     Ok(Merge { report, writes })
 }
 
 fn new_entry(imported: &ImportedEntry, section: &str, ids: &mut HashSet<String>) -> Entry {
-    let id = unique_id(&propose_id(&imported.title, imported.kind, imported.year), ids);
+    let id = unique_id(
+        &propose_id(&imported.title, imported.kind, imported.year),
+        ids,
+    );
     Entry {
         id,
         kind: imported.kind,
@@ -135,7 +152,11 @@ pub fn propose_id(title: &str, kind: Kind, year: Option<i64>) -> String {
             slugify(&words.join(" "))
         }
     };
-    let name = if name.is_empty() { "entry".to_string() } else { name };
+    let name = if name.is_empty() {
+        "entry".to_string()
+    } else {
+        name
+    };
     match (kind, year) {
         (Kind::Paper, Some(year)) => format!("{name}-{year}"),
         _ => name,
@@ -159,10 +180,20 @@ mod tests {
 
     #[test]
     fn ids_use_the_system_name_and_year() {
-        assert_eq!(propose_id("GPipe: Efficient Training", Kind::Paper, Some(2019)), "gpipe-2019");
-        assert_eq!(propose_id("Megatron-LM: Ongoing Research", Kind::Project, None), "megatron-lm");
         assert_eq!(
-            propose_id("Training deep nets with sublinear memory cost", Kind::Paper, Some(2016)),
+            propose_id("GPipe: Efficient Training", Kind::Paper, Some(2019)),
+            "gpipe-2019"
+        );
+        assert_eq!(
+            propose_id("Megatron-LM: Ongoing Research", Kind::Project, None),
+            "megatron-lm"
+        );
+        assert_eq!(
+            propose_id(
+                "Training deep nets with sublinear memory cost",
+                Kind::Paper,
+                Some(2016)
+            ),
             "training-deep-nets-2016"
         );
         let mut taken = HashSet::from(["gpipe-2019".to_string()]);

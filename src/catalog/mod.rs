@@ -80,17 +80,19 @@ pub struct Entry {
 
 /// Where an entry and its checked fields are written, for precise problems.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
+/// A field's location is `None` when the field is absent (the loader has
+/// already reported a missing required one).
 pub struct Origin {
     pub entry: Location,
-    pub id: Location,
-    pub title: Location,
-    pub url: Location,
-    pub year: Location,
-    pub arxiv: Location,
-    pub doi: Location,
+    pub id: Option<Location>,
+    pub title: Option<Location>,
+    pub url: Option<Location>,
+    pub year: Option<Location>,
+    pub arxiv: Option<Location>,
+    pub doi: Option<Location>,
     pub tags: Vec<Location>,
-    pub tags_field: Location,
-    pub note: Location,
+    pub tags_field: Option<Location>,
+    pub note: Option<Location>,
 }
 
 /// Every section, entry and tag of a catalog folder.
@@ -113,7 +115,11 @@ impl Catalog {
         sections
             .into_iter()
             .map(|s| {
-                let entries = self.entries.iter().filter(|e| e.section == s.name).collect();
+                let entries = self
+                    .entries
+                    .iter()
+                    .filter(|e| e.section == s.name)
+                    .collect();
                 (s, entries)
             })
             .collect()
@@ -148,6 +154,18 @@ pub fn normalize_url(url: &str) -> String {
         host.to_string()
     } else {
         format!("{host}/{path}")
+    }
+}
+
+/// What makes two URLs the same work: the arXiv id or DOI they carry (so
+/// versions and abs/pdf forms agree), else the normalized URL.
+pub fn url_key(url: &str) -> String {
+    if let Some(id) = crate::ident::arxiv_from_url(url) {
+        format!("arxiv:{id}")
+    } else if let Some(doi) = crate::ident::doi_from_url(url) {
+        format!("doi:{doi}")
+    } else {
+        normalize_url(url)
     }
 }
 
@@ -190,7 +208,13 @@ mod tests {
 
     #[test]
     fn slugs_are_lower_case_and_dashed() {
-        assert_eq!(slugify("Hybrid Parallelism & Framework"), "hybrid-parallelism-framework");
-        assert_eq!(slugify("Fault-tolerant Training"), "fault-tolerant-training");
+        assert_eq!(
+            slugify("Hybrid Parallelism & Framework"),
+            "hybrid-parallelism-framework"
+        );
+        assert_eq!(
+            slugify("Fault-tolerant Training"),
+            "fault-tolerant-training"
+        );
     }
 }

@@ -39,12 +39,11 @@ impl<'a, 'i> TableReader<'a, 'i> {
         self.file.location(&self.span)
     }
 
-    /// Where `key`'s value starts, or the table itself when the key is absent.
-    pub fn location_of(&self, key: &str) -> Location {
-        match self.table.get(key) {
-            Some(value) => self.file.location(&value.span()),
-            None => self.location(),
-        }
+    /// Where `key`'s value starts, if the key is present.
+    pub fn location_of(&self, key: &str) -> Option<Location> {
+        self.table
+            .get(key)
+            .map(|value| self.file.location(&value.span()))
     }
 
     fn problem(&mut self, span: &Range<usize>, message: String) {
@@ -95,7 +94,6 @@ impl<'a, 'i> TableReader<'a, 'i> {
         }
         parsed
     }
-
 
     pub fn boolean(&mut self, key: &str) -> Option<bool> {
         let value = self.table.get(key)?;

@@ -4,8 +4,8 @@
 
 use std::collections::HashMap;
 
-use super::source::Problem;
-use super::{Catalog, Entry, Kind, normalize_title, normalize_url};
+use super::source::{Location, Problem};
+use super::{Catalog, Entry, Kind, normalize_title, url_key};
 use crate::ident;
 
 pub const MIN_YEAR: i64 = 1990;
@@ -15,14 +15,14 @@ pub const MAX_TAGS: usize = 8;
 /// (up to the next one, for camera-ready papers).
 pub fn validate(catalog: &Catalog, current_year: i64) -> Vec<Problem> {
     let mut problems = catalog.vocabulary.problems();
-    if catalog.vocabulary.is_empty() {
-        if let Some(section) = catalog.sections.first() {
-            let dir = section.file.parent().unwrap_or(std::path::Path::new("."));
-            problems.push(Problem::new(
-                super::Location::file_only(dir.join(super::TAGS_FILE).into()),
-                "no tag vocabulary: create tags.toml with [[tag]] tables",
-            ));
-        }
+    if catalog.vocabulary.is_empty()
+        && let Some(section) = catalog.sections.first()
+    {
+        let dir = section.file.parent().unwrap_or(std::path::Path::new("."));
+        problems.push(Problem::new(
+            Location::file_only(dir.join(super::TAGS_FILE).into()),
+            "no tag vocabulary: create tags.toml with [[tag]] tables",
+        ));
     }
     let mut ids = HashMap::new();
     let mut urls = HashMap::new();
@@ -30,22 +30,30 @@ pub fn validate(catalog: &Catalog, current_year: i64) -> Vec<Problem> {
     for entry in &catalog.entries {
         check_entry(catalog, entry, current_year, &mut problems);
         let o = &entry.origin;
-        if let Some(first) = ids.insert(entry.id.as_str(), o) {
+        // Absent fields were reported by the loader; they are not duplicates.
+        if let Some(here) = &o.id
+            && let Some(first) = ids.insert(entry.id.as_str(), here)
+        {
             problems.push(Problem::new(
-                o.id.clone(),
-                format!("duplicate id `{}` (first used at {})", entry.id, first.id),
+                here.clone(),
+                format!("duplicate id `{}` (first used at {first})", entry.id),
             ));
         }
-        if let Some(first) = urls.insert(normalize_url(&entry.url), o) {
+        if let Some(here) = &o.url
+            && let Some(first) = urls.insert(url_key(&entry.url), here)
+        {
             problems.push(Problem::new(
-                o.url.clone(),
-                format!("duplicate url {} (also at {})", entry.url, first.url),
+                here.clone(),
+                format!("duplicate url {} (also at {first})", entry.url),
             ));
         }
-        if let Some(first) = titles.insert(normalize_title(&entry.title), o) {
+        if let Some(here) = &o.title
+            && !entry.title.trim().is_empty()
+            && let Some(first) = titles.insert(normalize_title(&entry.title), here)
+        {
             problems.push(Problem::new(
-                o.title.clone(),
-                format!("duplicate title \"{}\" (also at {})", entry.title, first.title),
+                here.clone(),
+                format!("duplicate title \"{}\" (also at {first})", entry.title),
             ));
         }
     }
@@ -53,8 +61,12 @@ pub fn validate(catalog: &Catalog, current_year: i64) -> Vec<Problem> {
     for section in &catalog.sections {
         if let Some(first) = names.insert(normalize_title(&section.name), &section.file) {
             problems.push(Problem::new(
-                super::Location::file_only(section.file.clone()),
-                format!("section \"{}\" is also defined in {}", section.name, first.display()),
+                Location::file_only(section.file.clone()),
+                format!(
+                    "section \"{}\" is also defined in {}",
+                    section.name,
+                    first.display()
+                ),
             ));
         }
     }
@@ -64,18 +76,30 @@ pub fn validate(catalog: &Catalog, current_year: i64) -> Vec<Problem> {
 
 fn check_entry(catalog: &Catalog, entry: &Entry, current_year: i64, out: &mut Vec<Problem>) {
     let o = &entry.origin;
-    let mut problem = |location: &super::Location, message: String| {
-        out.push(Problem::new(location.clone(), message));
+    // A rule about a field is reported at the field, or at the entry when absent.
+    let mut problem = |location: Option<&Location>, message: String| {
+        out.push(Problem::new(location.unwrap_or(&o.entry).clone(), message));
     };
-    if !is_slug(&entry.id) {
-        problem(&o.id, format!("id `{}` must be lower-case letters, digits and single dashes", entry.id));
+    if o.id.is_some() && !is_slug(&entry.id) {
+        problem(
+            o.id.as_ref(),
+            format!(
+                "id `{}` must be lower-case letters, digits and single dashes",
+                entry.id
+            ),
+        );
     }
-    if entry.title.trim().is_empty() {
-        problem(&o.title, "title is empty".into());
+    if o.title.is_some() && entry.title.trim().is_empty() {
+        problem(o.title.as_ref(), "title is empty".into());
     }
-    match url::Url::parse(&entry.url) {
-        Ok(u) if matches!(u.scheme(), "http" | "https") && u.host_str().is_some() => {}
-        _ => problem(&o.url, format!("url \"{}\" is not an http(s) URL", entry.url)),
+    if o.url.is_some() {
+        match url::Url::parse(&entry.url) {
+            Ok(u) if matches!(u.scheme(), "http" | "https") && u.host_str().is_some() => {}
+            _ => problem(
+                o.url.as_ref(),
+                format!("url \"{}\" is not an http(s) URL", entry.url),
+            ),
+        }
     }
     check_identifier(
         "arxiv",
@@ -83,41 +107,52 @@ fn check_entry(catalog: &Catalog, entry: &Entry, current_year: i64, out: &mut Ve
         ident::arxiv_from_url(&entry.url),
         ident::is_arxiv_id,
         "an arXiv id such as 2006.09503 (no version suffix)",
-        &o.arxiv,
+        o.arxiv.as_ref(),
         &mut problem,
     );
     check_identifier(
         "doi",
-        entry.doi.as_deref().map(str::to_lowercase).as_deref(),
+        entry.doi.as_deref(),
         ident::doi_from_url(&entry.url),
         ident::is_doi,
         "a DOI such as 10.1145/3341301.3359646",
-        &o.doi,
+        o.doi.as_ref(),
         &mut problem,
     );
     match entry.year {
         Some(year) if !(MIN_YEAR..=current_year + 1).contains(&year) => problem(
-            &o.year,
+            o.year.as_ref(),
             format!("year {year} is outside {MIN_YEAR}..{}", current_year + 1),
         ),
-        None if entry.kind == Kind::Paper => problem(&o.entry, "paper has no `year`".into()),
+        None if entry.kind == Kind::Paper && o.year.is_none() => {
+            problem(None, "paper has no `year`".into())
+        }
         _ => {}
     }
     if entry.kind == Kind::Paper {
         if entry.authors.is_empty() {
-            problem(&o.entry, "paper has no `authors`".into());
+            problem(None, "paper has no `authors`".into());
         }
         if entry.venue.as_deref().is_none_or(|v| v.trim().is_empty()) {
-            problem(&o.entry, "paper has no `venue`".into());
+            problem(None, "paper has no `venue`".into());
         }
     }
-    if entry.tags.is_empty() {
-        problem(&o.tags_field, format!("entry `{}` has no tags", entry.id));
-    } else if entry.tags.len() > MAX_TAGS {
-        problem(&o.tags_field, format!("entry `{}` has {} tags (at most {MAX_TAGS})", entry.id, entry.tags.len()));
+    if let Some(field) = &o.tags_field {
+        if entry.tags.is_empty() {
+            problem(Some(field), format!("entry `{}` has no tags", entry.id));
+        } else if entry.tags.len() > MAX_TAGS {
+            problem(
+                Some(field),
+                format!(
+                    "entry `{}` has {} tags (at most {MAX_TAGS})",
+                    entry.id,
+                    entry.tags.len()
+                ),
+            );
+        }
     }
     for (i, tag) in entry.tags.iter().enumerate() {
-        let location = o.tags.get(i).unwrap_or(&o.tags_field);
+        let location = o.tags.get(i);
         if !catalog.vocabulary.is_empty() && !catalog.vocabulary.contains(tag) {
             problem(location, format!("unknown tag `{tag}` (not in tags.toml)"));
         }
@@ -125,8 +160,11 @@ fn check_entry(catalog: &Catalog, entry: &Entry, current_year: i64, out: &mut Ve
             problem(location, format!("tag `{tag}` is listed twice"));
         }
     }
-    if entry.note.trim().is_empty() {
-        problem(&o.note, format!("entry `{}` has an empty note", entry.id));
+    if o.note.is_some() && entry.note.trim().is_empty() {
+        problem(
+            o.note.as_ref(),
+            format!("entry `{}` has an empty note", entry.id),
+        );
     }
 }
 
@@ -138,19 +176,27 @@ fn check_identifier(
     from_url: Option<String>,
     well_formed: fn(&str) -> bool,
     expected: &str,
-    location: &super::Location,
-    problem: &mut impl FnMut(&super::Location, String),
+    location: Option<&Location>,
+    problem: &mut impl FnMut(Option<&Location>, String),
 ) {
     match (given, from_url) {
         (Some(given), _) if !well_formed(given) => {
-            problem(location, format!("`{field}` \"{given}\" is malformed: expected {expected}"));
+            problem(
+                location,
+                format!("`{field}` \"{given}\" is malformed: expected {expected}"),
+            );
         }
         (Some(given), Some(url_id)) if given != url_id => {
-            problem(location, format!("`{field}` \"{given}\" disagrees with the url, which carries \"{url_id}\""));
+            problem(
+                location,
+                format!("`{field}` \"{given}\" disagrees with the url, which carries \"{url_id}\""),
+            );
         }
         (Some(given), None) => problem(
             location,
-            format!("`{field}` \"{given}\" is not carried by the url; identifiers found by lookup belong in metadata.json"),
+            format!(
+                "`{field}` \"{given}\" is not carried by the url; identifiers found by lookup belong in metadata.json"
+            ),
         ),
         (None, Some(url_id)) => problem(
             location,
@@ -163,6 +209,9 @@ fn check_identifier(
 fn is_slug(id: &str) -> bool {
     !id.is_empty()
         && id.split('-').all(|part| {
-            !part.is_empty() && part.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
+            !part.is_empty()
+                && part
+                    .bytes()
+                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
         })
 }

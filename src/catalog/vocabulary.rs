@@ -64,12 +64,18 @@ impl Vocabulary {
             if let Some(first) = ids.insert(&tag.id, tag) {
                 problems.push(Problem::new(
                     tag.location.clone(),
-                    format!("duplicate tag id `{}` (first defined at {})", tag.id, first.location),
+                    format!(
+                        "duplicate tag id `{}` (first defined at {})",
+                        tag.id, first.location
+                    ),
                 ));
                 continue;
             }
             if tag.label.trim().is_empty() {
-                problems.push(Problem::new(tag.location.clone(), format!("tag `{}` has an empty label", tag.id)));
+                problems.push(Problem::new(
+                    tag.location.clone(),
+                    format!("tag `{}` has an empty label", tag.id),
+                ));
             }
             for name in tag.names() {
                 let key = normalize_title(name);

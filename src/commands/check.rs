@@ -37,7 +37,11 @@ fn io(e: std::io::Error) -> Error {
 }
 
 fn summary(catalog: &Catalog, name: &str, out: &mut dyn Write) -> std::io::Result<()> {
-    let papers = catalog.entries.iter().filter(|e| e.kind == Kind::Paper).count();
+    let papers = catalog
+        .entries
+        .iter()
+        .filter(|e| e.kind == Kind::Paper)
+        .count();
     writeln!(
         out,
         "{name}: ok: {} entries ({papers} papers, {} projects) in {} sections, {} tags",
@@ -50,16 +54,29 @@ fn summary(catalog: &Catalog, name: &str, out: &mut dyn Write) -> std::io::Resul
     for (section, entries) in catalog.sections_with_entries() {
         writeln!(out, "  {:<34} {:>3}", section.name, entries.len())?;
     }
-    let mut uses: BTreeMap<&str, usize> = catalog.vocabulary.tags.iter().map(|t| (t.id.as_str(), 0)).collect();
+    let mut uses: BTreeMap<&str, usize> = catalog
+        .vocabulary
+        .tags
+        .iter()
+        .map(|t| (t.id.as_str(), 0))
+        .collect();
     for tag in catalog.entries.iter().flat_map(|e| &e.tags) {
         *uses.entry(tag).or_default() += 1;
     }
     let mut ranked: Vec<(&str, usize)> = uses.iter().map(|(t, n)| (*t, *n)).collect();
     ranked.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
     writeln!(out)?;
-    let top: Vec<String> = ranked.iter().take(12).map(|(t, n)| format!("{t} {n}")).collect();
+    let top: Vec<String> = ranked
+        .iter()
+        .take(12)
+        .map(|(t, n)| format!("{t} {n}"))
+        .collect();
     writeln!(out, "  most used tags: {}", top.join(", "))?;
-    let unused: Vec<&str> = ranked.iter().filter(|(_, n)| *n == 0).map(|(t, _)| *t).collect();
+    let unused: Vec<&str> = ranked
+        .iter()
+        .filter(|(_, n)| *n == 0)
+        .map(|(t, _)| *t)
+        .collect();
     if !unused.is_empty() {
         writeln!(out, "  unused tags: {}", unused.join(", "))?;
     }

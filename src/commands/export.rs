@@ -15,6 +15,8 @@ pub fn run(locations: &Locations, args: &ExportArgs, out: &mut dyn Write) -> Res
     };
     match &args.output {
         Some(path) => write_atomic(path, text.as_bytes()),
-        None => out.write_all(text.as_bytes()).map_err(|e| Error::io("<stdout>", e)),
+        None => out
+            .write_all(text.as_bytes())
+            .map_err(|e| Error::io("<stdout>", e)),
     }
 }

@@ -20,7 +20,11 @@ pub fn run(locations: &Locations, args: &ImportArgs, out: &mut dyn Write) -> Res
         )));
     }
     // An import may start a catalog from nothing.
-    let catalog = if dir.is_dir() { load_dir(dir)?.0 } else { Catalog::default() };
+    let catalog = if dir.is_dir() {
+        load_dir(dir)?.0
+    } else {
+        Catalog::default()
+    };
     let merge = merge_import(dir, &catalog, &list)?;
     let report = &merge.report;
     let io = |e| Error::io("<stdout>", e);
@@ -50,7 +54,9 @@ pub fn run(locations: &Locations, args: &ImportArgs, out: &mut dyn Write) -> Res
 fn read_input(path: &Path) -> Result<String, Error> {
     let bytes = if path == Path::new("-") {
         let mut buf = Vec::new();
-        std::io::stdin().read_to_end(&mut buf).map_err(|e| Error::io("<stdin>", e))?;
+        std::io::stdin()
+            .read_to_end(&mut buf)
+            .map_err(|e| Error::io("<stdin>", e))?;
         buf
     } else {
         std::fs::read(path).map_err(|e| Error::io(path, e))?

@@ -17,10 +17,20 @@ pub fn export_markdown(catalog: &Catalog, title: &str) -> String {
                 if last_group != Some(group) {
                     let _ = writeln!(out, "- [{}](#{})", escape(group), anchor(group));
                 }
-                let _ = writeln!(out, "  - [{}](#{})", escape(&section.name), anchor(&section.name));
+                let _ = writeln!(
+                    out,
+                    "  - [{}](#{})",
+                    escape(&section.name),
+                    anchor(&section.name)
+                );
             }
             None => {
-                let _ = writeln!(out, "- [{}](#{})", escape(&section.name), anchor(&section.name));
+                let _ = writeln!(
+                    out,
+                    "- [{}](#{})",
+                    escape(&section.name),
+                    anchor(&section.name)
+                );
             }
         }
         last_group = section.group.as_deref();
@@ -78,7 +88,10 @@ fn escape(text: &str) -> String {
     let mut chars = text.chars().peekable();
     while let Some(c) = chars.next() {
         // `&` only needs escaping where it could start an entity such as `&amp;`.
-        let entity = c == '&' && chars.peek().is_some_and(|n| n.is_alphanumeric() || *n == '#');
+        let entity = c == '&'
+            && chars
+                .peek()
+                .is_some_and(|n| n.is_alphanumeric() || *n == '#');
         if entity || matches!(c, '\\' | '[' | ']' | '*' | '_' | '`' | '<' | '>') {
             out.push('\\');
         }
@@ -113,7 +126,10 @@ mod tests {
 
     #[test]
     fn anchors_follow_github() {
-        assert_eq!(anchor("Hybrid Parallelism & Framework"), "hybrid-parallelism--framework");
+        assert_eq!(
+            anchor("Hybrid Parallelism & Framework"),
+            "hybrid-parallelism--framework"
+        );
         assert_eq!(anchor("Fault-tolerant Training"), "fault-tolerant-training");
     }
 

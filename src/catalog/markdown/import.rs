@@ -39,7 +39,13 @@ impl ImportedList {
 }
 
 /// Headings whose lists are navigation, not entries.
-const SKIPPED_SECTIONS: &[&str] = &["contents", "table of contents", "contribute", "contributing", "license"];
+const SKIPPED_SECTIONS: &[&str] = &[
+    "contents",
+    "table of contents",
+    "contribute",
+    "contributing",
+    "license",
+];
 
 struct Item {
     link: Option<(String, String)>,
@@ -65,7 +71,9 @@ pub fn parse_list(markdown: &str) -> ImportedList {
         match event {
             Event::Start(Tag::Heading { level, .. }) => heading = Some((level, String::new())),
             Event::End(TagEnd::Heading(_)) => {
-                let Some((level, text)) = heading.take() else { continue };
+                let Some((level, text)) = heading.take() else {
+                    continue;
+                };
                 let text = text.trim().to_string();
                 match level {
                     HeadingLevel::H1 => {
@@ -77,8 +85,16 @@ pub fn parse_list(markdown: &str) -> ImportedList {
                 }
                 flush(&mut list, current.take());
                 skipping = SKIPPED_SECTIONS.contains(&text.to_lowercase().as_str());
-                let parent = if level == HeadingLevel::H2 { None } else { group.clone() };
-                current = Some(ImportedSection { name: text, group: parent, entries: Vec::new() });
+                let parent = if level == HeadingLevel::H2 {
+                    None
+                } else {
+                    group.clone()
+                };
+                current = Some(ImportedSection {
+                    name: text,
+                    group: parent,
+                    entries: Vec::new(),
+                });
             }
             Event::Start(Tag::Item) => items.push(Item {
                 link: None,
@@ -89,12 +105,16 @@ pub fn parse_list(markdown: &str) -> ImportedList {
             }),
             Event::End(TagEnd::Item) => {
                 let Some(item) = items.pop() else { continue };
-                let (Some(section), false) = (current.as_mut(), skipping) else { continue };
+                let (Some(section), false) = (current.as_mut(), skipping) else {
+                    continue;
+                };
                 if let Some((title, url)) = item.link
                     && !url.starts_with('#')
                     && !title.trim().is_empty()
                 {
-                    section.entries.push(entry(&title, &url, &item.tail, item.line, section));
+                    section
+                        .entries
+                        .push(entry(&title, &url, &item.tail, item.line, section));
                 }
             }
             Event::Start(Tag::Link { dest_url, .. }) => {
@@ -146,13 +166,23 @@ fn flush(list: &mut ImportedList, section: Option<ImportedSection>) {
     }
 }
 
-fn entry(title: &str, url: &str, tail: &str, line: usize, section: &ImportedSection) -> ImportedEntry {
+fn entry(
+    title: &str,
+    url: &str,
+    tail: &str,
+    line: usize,
+    section: &ImportedSection,
+) -> ImportedEntry {
     let byline = parse_byline(tail);
     let under_papers = [Some(section.name.as_str()), section.group.as_deref()]
         .into_iter()
         .flatten()
         .any(|h| h.to_lowercase().contains("paper"));
-    let kind = if byline.year.is_some() || under_papers { Kind::Paper } else { Kind::Project };
+    let kind = if byline.year.is_some() || under_papers {
+        Kind::Paper
+    } else {
+        Kind::Project
+    };
     ImportedEntry {
         kind,
         title: title.trim().to_string(),
@@ -167,7 +197,11 @@ fn entry(title: &str, url: &str, tail: &str, line: usize, section: &ImportedSect
 
 /// URLs written without a scheme (`www.oneflow.org`) are web pages.
 pub(crate) fn with_scheme(url: &str) -> String {
-    if url.contains("://") { url.to_string() } else { format!("https://{url}") }
+    if url.contains("://") {
+        url.to_string()
+    } else {
+        format!("https://{url}")
+    }
 }
 
 #[derive(Debug, Default, PartialEq, Eq)]
@@ -230,7 +264,8 @@ fn year_in(text: &str) -> Option<(i64, usize, usize)> {
 
 fn strip_prefix_ci<'a>(s: &'a str, prefix: &str) -> Option<&'a str> {
     let head = s.get(..prefix.len())?;
-    head.eq_ignore_ascii_case(prefix).then(|| &s[prefix.len()..])
+    head.eq_ignore_ascii_case(prefix)
+        .then(|| &s[prefix.len()..])
 }
 
 fn strip_suffix_ci<'a>(s: &'a str, suffix: &str) -> Option<&'a str> {
@@ -249,22 +284,35 @@ mod tests {
     fn sections_entries_and_bylines() {
         let list = parse_list(LIST);
         assert_eq!(list.title.as_deref(), Some("Awesome Things"));
-        let names: Vec<_> = list.sections.iter().map(|s| (s.name.as_str(), s.group.as_deref())).collect();
+        let names: Vec<_> = list
+            .sections
+            .iter()
+            .map(|s| (s.name.as_str(), s.group.as_deref()))
+            .collect();
         assert_eq!(names, [("Projects", None), ("Pipelines", Some("Papers"))]);
         let tool = &list.sections[0].entries[0];
-        assert_eq!((tool.kind, tool.url.as_str()), (Kind::Project, "https://www.tool.org"));
+        assert_eq!(
+            (tool.kind, tool.url.as_str()),
+            (Kind::Project, "https://www.tool.org")
+        );
         assert_eq!(tool.line, 10);
         let papers = &list.sections[1].entries;
         assert_eq!(papers.len(), 5);
         assert_eq!(papers[0].authors, ["Yanping Huang"]);
         assert!(papers[0].et_al);
-        assert_eq!((papers[0].venue.as_deref(), papers[0].year), (Some("NeurIPS"), Some(2019)));
+        assert_eq!(
+            (papers[0].venue.as_deref(), papers[0].year),
+            (Some("NeurIPS"), Some(2019))
+        );
         assert_eq!(papers[1].title, "Unity: Joint [Optimization]");
         assert_eq!(papers[1].authors, ["Colin Unger", "Zhihao Jia"]);
         assert_eq!(papers[2].authors, ["Peng Liang"]);
         assert!(!papers[2].et_al);
         assert_eq!(papers[3].authors, ["Chunyang Wang"]);
-        assert_eq!((papers[4].venue.as_deref(), papers[4].year), (Some("NeurIPS Workshop"), Some(2023)));
+        assert_eq!(
+            (papers[4].venue.as_deref(), papers[4].year),
+            (Some("NeurIPS Workshop"), Some(2023))
+        );
     }
 
     #[test]

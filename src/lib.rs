@@ -8,6 +8,7 @@ mod commands;
 pub mod error;
 mod fsutil;
 pub mod ident;
+pub mod ingest;
 pub mod locations;
 
 use std::ffi::OsString;

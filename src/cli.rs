@@ -39,6 +39,18 @@ pub enum ColorChoice {
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
+    /// Rebuild the index from the catalog and the metadata cache
+    Index(IndexArgs),
+    /// Search papers and projects, best first
+    Search(SearchArgs),
+    /// Show one entry whole, with where each field came from
+    Show(ShowArgs),
+    /// Entries most like one entry (itself excluded)
+    Similar(SimilarArgs),
+    /// List entries, optionally filtered
+    List(ListArgs),
+    /// Counts by section, tag, year and venue, and metadata coverage
+    Stats,
     /// Validate the catalog and report every problem with file:line:column
     Check,
     /// Merge an awesome-list Markdown file into the catalog
@@ -52,6 +64,111 @@ pub enum Command {
     },
     /// Print the man page (roff)
     Man,
+}
+
+#[derive(Debug, Args)]
+pub struct IndexArgs {
+    /// Do not fetch metadata; index the catalog and the cache as they are
+    #[arg(long, env = "DISTML_OFFLINE", value_parser = clap::builder::FalseyValueParser::new())]
+    pub offline: bool,
+    /// Fetch metadata again even for entries already in the cache
+    #[arg(long, conflicts_with = "offline")]
+    pub refresh: bool,
+    /// Log every HTTP request
+    #[arg(short, long)]
+    pub verbose: bool,
+}
+
+/// Filters shared by `search` and `list`.
+#[derive(Debug, Args, Default)]
+pub struct FilterArgs {
+    /// Only entries with this tag (id, label or alias); repeat for all of several
+    #[arg(long, value_name = "TAG")]
+    pub tag: Vec<String>,
+    /// Only entries of this section (name, or the start of it)
+    #[arg(long, value_name = "SECTION")]
+    pub section: Option<String>,
+    /// Only papers or only projects
+    #[arg(long, value_enum)]
+    pub kind: Option<KindArg>,
+    /// Only these years: 2021, 2020..2023, ..2019 or 2022..
+    #[arg(long, value_name = "YEARS")]
+    pub year: Option<String>,
+    /// Only this venue (words of its name)
+    #[arg(long, value_name = "VENUE")]
+    pub venue: Option<String>,
+    /// Only works by this author (words of the name)
+    #[arg(long, value_name = "NAME")]
+    pub author: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum KindArg {
+    Paper,
+    Project,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    /// A compact ranked view for the terminal
+    Table,
+    /// JSON Lines, one object per hit
+    Json,
+    /// BibTeX entries
+    Bibtex,
+}
+
+#[derive(Debug, Args)]
+pub struct SearchArgs {
+    /// Words, "quoted phrases", AND/OR/NOT, -word, field:value (tag, section,
+    /// author, venue, kind, year, title, id, arxiv, doi)
+    #[arg(required = true, num_args = 1.., value_name = "QUERY")]
+    pub query: Vec<String>,
+    /// How many results to show
+    #[arg(short = 'n', long, default_value_t = 10)]
+    pub limit: usize,
+    /// Print JSON Lines (same as --format json)
+    #[arg(long, conflicts_with = "format")]
+    pub json: bool,
+    /// Output format
+    #[arg(long, value_enum, default_value_t = Format::Table)]
+    pub format: Format,
+    /// Show the parsed query, its expansions and each hit's score breakdown
+    #[arg(long)]
+    pub explain: bool,
+    #[command(flatten)]
+    pub filters: FilterArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct ShowArgs {
+    /// The entry's id (as printed by search and list)
+    pub id: String,
+    /// Print JSON
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct SimilarArgs {
+    /// The entry's id
+    pub id: String,
+    #[arg(short = 'n', long, default_value_t = 10)]
+    pub limit: usize,
+    /// Print JSON Lines (same as --format json)
+    #[arg(long, conflicts_with = "format")]
+    pub json: bool,
+    #[arg(long, value_enum, default_value_t = Format::Table)]
+    pub format: Format,
+}
+
+#[derive(Debug, Args)]
+pub struct ListArgs {
+    #[command(flatten)]
+    pub filters: FilterArgs,
+    /// Print JSON Lines
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Debug, Args)]

@@ -8,8 +8,11 @@ mod commands;
 pub mod error;
 mod fsutil;
 pub mod ident;
+pub mod index;
 pub mod ingest;
 pub mod locations;
+mod render;
+pub mod search;
 
 use std::ffi::OsString;
 use std::io::Write;
@@ -51,8 +54,20 @@ pub fn run(args: impl IntoIterator<Item = impl Into<OsString> + Clone>) -> i32 {
 
 fn execute(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> Result<i32, Error> {
     let locations = Locations::resolve(cli.global.catalog, cli.global.index);
+    let style = style(cli.global.color);
     let io = |e| Error::io("<stdout>", e);
+    let found = |found: bool| if found { EXIT_OK } else { EXIT_NO_MATCH };
     match cli.command {
+        Command::Index(args) => commands::index::run(&locations, &args, out, err).map(|()| EXIT_OK),
+        Command::Search(args) => {
+            commands::search::run(&locations, &args, style, out, err).map(found)
+        }
+        Command::Similar(args) => {
+            commands::search::run_similar(&locations, &args, style, out, err).map(found)
+        }
+        Command::Show(args) => commands::show::run(&locations, &args, style, out).map(|()| EXIT_OK),
+        Command::List(args) => commands::list::run(&locations, &args, style, out, err).map(found),
+        Command::Stats => commands::stats::run(&locations, out).map(|()| EXIT_OK),
         Command::Check => Ok(if commands::check::run(&locations, out, err)? {
             EXIT_OK
         } else {
@@ -70,6 +85,26 @@ fn execute(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> Result<i32, Er
                 .map_err(io)?;
             Ok(EXIT_OK)
         }
+    }
+}
+
+/// Colour when asked, or on a terminal unless `NO_COLOR` is set; the width of
+/// `$COLUMNS`, else 80.
+fn style(choice: cli::ColorChoice) -> render::Style {
+    use std::io::IsTerminal;
+    let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+    let color = match choice {
+        cli::ColorChoice::Always => true,
+        cli::ColorChoice::Never => false,
+        cli::ColorChoice::Auto => !no_color && std::io::stdout().is_terminal(),
+    };
+    let width = std::env::var("COLUMNS")
+        .ok()
+        .and_then(|c| c.parse().ok())
+        .unwrap_or(80);
+    render::Style {
+        color,
+        width: usize::clamp(width, 40, 120),
     }
 }
 

@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 
 use crate::catalog::{Catalog, Problem, SourceFile, load_dir, load_files};
 use crate::error::Error;
+use crate::ingest::cache::{CACHE_FILE, Cache};
 
 mod builtin {
     include!(concat!(env!("OUT_DIR"), "/builtin_catalog.rs"));
@@ -75,6 +76,43 @@ impl Locations {
                 load_dir(dir)
             }
             CatalogSource::BuiltIn => Ok(load_files(&builtin_files())),
+        }
+    }
+}
+
+impl Locations {
+    /// Every file the index is built from, by name: the catalog's TOML files
+    /// and the metadata cache.
+    pub fn index_inputs(&self) -> Result<Vec<(String, Vec<u8>)>, Error> {
+        match &self.catalog {
+            CatalogSource::BuiltIn => Ok(builtin::BUILTIN_CATALOG
+                .iter()
+                .map(|(name, text)| (name.to_string(), text.as_bytes().to_vec()))
+                .collect()),
+            CatalogSource::Dir(dir) => {
+                let mut inputs = Vec::new();
+                let entries = std::fs::read_dir(dir).map_err(|e| Error::io(dir, e))?;
+                for entry in entries.flatten() {
+                    let path = entry.path();
+                    let name = entry.file_name().to_string_lossy().into_owned();
+                    if name.ends_with(".toml") || name == CACHE_FILE {
+                        let bytes = std::fs::read(&path).map_err(|e| Error::io(&path, e))?;
+                        inputs.push((name, bytes));
+                    }
+                }
+                Ok(inputs)
+            }
+        }
+    }
+
+    /// The metadata cache beside the catalog (empty when there is none).
+    pub fn load_cache(&self) -> Result<Cache, Error> {
+        match &self.catalog {
+            CatalogSource::Dir(dir) => Cache::load(dir),
+            CatalogSource::BuiltIn => match builtin_file(CACHE_FILE) {
+                Some(text) => Cache::parse(text, Path::new("<built-in>/metadata.json")),
+                None => Ok(Cache::default()),
+            },
         }
     }
 }

@@ -4,10 +4,18 @@
 pub mod check;
 pub mod export;
 pub mod import;
+pub mod index;
+pub mod list;
+pub mod search;
+pub mod show;
+pub mod stats;
+
+use std::io::Write;
 
 use crate::catalog::{Catalog, validate};
 use crate::clock::current_year;
 use crate::error::Error;
+use crate::index::{IndexDir, OpenIndex, fingerprint, rebuild};
 use crate::locations::Locations;
 
 /// The catalog, refusing one with problems: the first is shown with a pointer
@@ -26,4 +34,60 @@ pub fn load_valid_catalog(locations: &Locations, curated: bool) -> Result<Catalo
             more: problems.len() - 1,
         }),
     }
+}
+
+/// The catalog and an index built from exactly it. A missing or stale index is
+/// rebuilt first (offline); while another process rebuilds, the previous
+/// index answers.
+pub fn ready_index(
+    locations: &Locations,
+    err: &mut dyn Write,
+) -> Result<(Catalog, OpenIndex), Error> {
+    let inputs = locations.index_inputs()?;
+    let wanted = fingerprint(inputs.iter().map(|(n, b)| (n.as_str(), b.as_slice())));
+    let dir = IndexDir::new(&locations.index);
+    let catalog = load_valid_catalog(locations, false)?;
+    let current = match dir.open()? {
+        Some(open) if open.fingerprint.as_deref() == Some(wanted.as_str()) => {
+            return Ok((catalog, open));
+        }
+        other => other,
+    };
+    let lock = match dir.lock(false)? {
+        Some(lock) => lock,
+        None => match current {
+            Some(open) => {
+                let _ = writeln!(
+                    err,
+                    "distml-search: note: another process is rebuilding the index; these results may be stale"
+                );
+                return Ok((catalog, open));
+            }
+            None => {
+                let _ = writeln!(
+                    err,
+                    "distml-search: waiting for another process to finish building the index"
+                );
+                dir.lock(true)?
+                    .ok_or_else(|| Error::Index("could not lock the index".into()))?
+            }
+        },
+    };
+    // Another process may have finished the same build while we waited.
+    if let Some(open) = dir.open()?
+        && open.fingerprint.as_deref() == Some(wanted.as_str())
+    {
+        return Ok((catalog, open));
+    }
+    let cache = locations.load_cache()?;
+    rebuild(&dir, &lock, &catalog, &cache, &wanted)?;
+    drop(lock);
+    let open = dir
+        .open()?
+        .ok_or_else(|| Error::Index("the index was built but cannot be opened".into()))?;
+    Ok((catalog, open))
+}
+
+pub(crate) fn stdout_error(e: std::io::Error) -> Error {
+    Error::io("<stdout>", e)
 }

@@ -2,6 +2,7 @@
 //! OpenAlex. The network lives here and nowhere else; parsing is pure.
 
 pub mod arxiv;
+pub mod cache;
 pub mod crossref;
 pub mod http;
 pub mod openalex;

@@ -1,0 +1,175 @@
+//! `search` and `similar`: ranked hits in the chosen format.
+
+use std::io::Write;
+
+use super::{ready_index, stdout_error};
+use crate::cli::{FilterArgs, Format, KindArg, SearchArgs, SimilarArgs};
+use crate::error::Error;
+use crate::locations::Locations;
+use crate::render::{Style, bibtex, json, table};
+use crate::search::{Boosts, FieldName, Hit, SearchOutcome, SearchRequest, search, similar};
+
+/// Returns whether anything was found.
+pub fn run(
+    locations: &Locations,
+    args: &SearchArgs,
+    style: Style,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> Result<bool, Error> {
+    let (catalog, open) = ready_index(locations, err)?;
+    let query = args.query.join(" ");
+    let sections: Vec<String> = catalog.sections.iter().map(|s| s.name.clone()).collect();
+    let request = SearchRequest {
+        query: &query,
+        filters: filters(&args.filters),
+        limit: args.limit,
+        explain: args.explain,
+    };
+    let outcome = search(
+        &open,
+        &catalog.vocabulary,
+        &sections,
+        &request,
+        Boosts::default(),
+    )?;
+    let format = if args.json { Format::Json } else { args.format };
+    report_rewrites(&outcome, args.explain, format, err);
+    print_hits(&outcome.hits, format, style, out)?;
+    if outcome.hits.is_empty() && format == Format::Table {
+        let _ = writeln!(
+            err,
+            "no results for {query:?}: try fewer words, or a technique's common name"
+        );
+    } else if format == Format::Table && outcome.total > outcome.hits.len() {
+        let _ = writeln!(
+            err,
+            "{}",
+            style.dim(&format!(
+                "{} of {} results; more with --limit",
+                outcome.hits.len(),
+                outcome.total
+            ))
+        );
+    }
+    Ok(!outcome.hits.is_empty())
+}
+
+pub fn run_similar(
+    locations: &Locations,
+    args: &SimilarArgs,
+    style: Style,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> Result<bool, Error> {
+    let (_, open) = ready_index(locations, err)?;
+    let hits = similar(&open, &args.id, args.limit)?;
+    let format = if args.json { Format::Json } else { args.format };
+    print_hits(&hits, format, style, out)?;
+    Ok(!hits.is_empty())
+}
+
+pub fn filters(args: &FilterArgs) -> Vec<(FieldName, String)> {
+    let mut filters: Vec<(FieldName, String)> = args
+        .tag
+        .iter()
+        .map(|t| (FieldName::Tag, t.clone()))
+        .collect();
+    let mut add = |field, value: &Option<String>| {
+        if let Some(v) = value {
+            filters.push((field, v.clone()));
+        }
+    };
+    add(FieldName::Section, &args.section);
+    add(FieldName::Year, &args.year);
+    add(FieldName::Venue, &args.venue);
+    add(FieldName::Author, &args.author);
+    if let Some(kind) = args.kind {
+        filters.push((
+            FieldName::Kind,
+            if kind == KindArg::Paper {
+                "paper"
+            } else {
+                "project"
+            }
+            .into(),
+        ));
+    }
+    filters
+}
+
+/// Corrections and expansions go to stderr, so that stdout stays data.
+fn report_rewrites(outcome: &SearchOutcome, explain: bool, format: Format, err: &mut dyn Write) {
+    let rewrites = &outcome.rewrites;
+    for note in &outcome.notes {
+        let _ = writeln!(err, "distml-search: note: {note}");
+    }
+    if !rewrites.corrections.is_empty() {
+        let fixes: Vec<String> = rewrites
+            .corrections
+            .iter()
+            .map(|(from, to)| format!("{to} (not {from})"))
+            .collect();
+        let _ = writeln!(err, "searched for {}", fixes.join(", "));
+    }
+    if explain {
+        let _ = writeln!(err, "query: {}", outcome.parsed);
+        for (span, tag, others) in &rewrites.expansions {
+            let _ = writeln!(
+                err,
+                "expanded {span:?} to tag {tag} and {}",
+                if others.is_empty() {
+                    "no other names".to_string()
+                } else {
+                    others.join(", ")
+                }
+            );
+        }
+        if !rewrites.ignored.is_empty() {
+            let _ = writeln!(
+                err,
+                "ignored (no searchable words): {}",
+                rewrites.ignored.join(", ")
+            );
+        }
+    } else if format == Format::Table && !rewrites.expansions.is_empty() {
+        let names: Vec<String> = rewrites
+            .expansions
+            .iter()
+            .map(|(span, tag, _)| format!("{span} → {tag}"))
+            .collect();
+        let _ = writeln!(err, "including synonyms: {}", names.join(", "));
+    }
+}
+
+fn print_hits(
+    hits: &[Hit],
+    format: Format,
+    style: Style,
+    out: &mut dyn Write,
+) -> Result<(), Error> {
+    for (i, hit) in hits.iter().enumerate() {
+        let text = match format {
+            Format::Table => {
+                let mut block = table::hit_block(hit, &style);
+                if let Some(explanation) = &hit.explanation {
+                    for line in explanation.lines() {
+                        block.push_str(&format!("      {}\n", style.dim(line)));
+                    }
+                }
+                if i + 1 < hits.len() {
+                    block.push('\n');
+                }
+                block
+            }
+            Format::Json => format!("{}\n", json::hit_line(hit)),
+            Format::Bibtex => format!(
+                "{}{}",
+                if i > 0 { "\n" } else { "" },
+                bibtex::entry(&hit.record)
+            ),
+        };
+        out.write_all(text.as_bytes()).map_err(stdout_error)?;
+    }
+    Ok(())
+}

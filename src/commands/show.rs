@@ -1,0 +1,188 @@
+//! `show ID`: one entry whole, with the source of every field.
+
+use std::io::Write;
+
+use serde_json::json;
+
+use super::{load_valid_catalog, stdout_error};
+use crate::catalog::Entry;
+use crate::cli::ShowArgs;
+use crate::error::Error;
+use crate::index::Record;
+use crate::ingest::cache::{CachedEntry, FoundBy, Identifier};
+use crate::locations::Locations;
+use crate::render::Style;
+use crate::render::json::record_value;
+use crate::render::text::{inert, wrap};
+
+pub fn run(
+    locations: &Locations,
+    args: &ShowArgs,
+    style: Style,
+    out: &mut dyn Write,
+) -> Result<(), Error> {
+    let catalog = load_valid_catalog(locations, false)?;
+    let entry = catalog.entry(&args.id).ok_or_else(|| {
+        Error::Usage(format!(
+            "no entry with id `{}`: find ids with `distml-search search` or `list`",
+            args.id
+        ))
+    })?;
+    let cache = locations.load_cache()?;
+    let cached = cache.get(&entry.id);
+    let record = Record::from_entry(entry, cached);
+    let text = if args.json {
+        json_view(entry, &record, cached)
+    } else {
+        text_view(entry, &record, cached, &style)
+    };
+    out.write_all(text.as_bytes()).map_err(stdout_error)
+}
+
+fn provenance(id: Option<&Identifier>, in_catalog: bool) -> String {
+    if in_catalog {
+        return "from the url".into();
+    }
+    match id {
+        Some(Identifier {
+            found_by: FoundBy::TitleSearch,
+            source,
+            confidence,
+            ..
+        }) => format!(
+            "found by title search on {}{}",
+            source.map_or("?", |s| s.as_str()),
+            confidence
+                .map(|c| format!(", similarity {c:.2}"))
+                .unwrap_or_default()
+        ),
+        Some(Identifier {
+            found_by: FoundBy::Record,
+            source,
+            ..
+        }) => format!("given by {}", source.map_or("?", |s| s.as_str())),
+        Some(Identifier {
+            found_by: FoundBy::Url,
+            ..
+        }) => "from the url".into(),
+        None => String::new(),
+    }
+}
+
+fn text_view(entry: &Entry, r: &Record, cached: Option<&CachedEntry>, style: &Style) -> String {
+    let mut out = format!("{}\n", style.bold(&inert(&r.title)));
+    let mut line = |label: &str, value: String, source: String| {
+        if value.is_empty() {
+            return;
+        }
+        let source = if source.is_empty() {
+            String::new()
+        } else {
+            format!("  ({source})")
+        };
+        out.push_str(&format!(
+            "  {label:<9} {}{}\n",
+            inert(&value),
+            style.dim(&source)
+        ));
+    };
+    let catalog_source = format!("catalog: {}", entry.origin.entry);
+    line("id", r.id.clone(), String::new());
+    line("kind", r.kind.clone(), String::new());
+    line("section", r.section.clone(), String::new());
+    let authors_source = match cached.and_then(|c| c.authors.as_ref()) {
+        Some(a) if !a.value.is_empty() => format!("from {}", a.source.as_str()),
+        _ => "as the list gives them".into(),
+    };
+    let mut authors = r.authors.join(", ");
+    if entry.et_al && cached.and_then(|c| c.authors.as_ref()).is_none() {
+        authors.push_str(" et al.");
+    }
+    line("authors", authors, authors_source);
+    line("venue", r.venue.clone().unwrap_or_default(), String::new());
+    line(
+        "year",
+        r.year.map(|y| y.to_string()).unwrap_or_default(),
+        String::new(),
+    );
+    if let Some(published) = cached.and_then(|c| c.published.as_ref()) {
+        line(
+            "published",
+            published.value.clone(),
+            format!("from {}", published.source.as_str()),
+        );
+    }
+    line("url", r.url.clone(), String::new());
+    line(
+        "arxiv",
+        r.arxiv.clone().unwrap_or_default(),
+        provenance(cached.and_then(|c| c.arxiv.as_ref()), entry.arxiv.is_some()),
+    );
+    line(
+        "doi",
+        r.doi.clone().unwrap_or_default(),
+        provenance(cached.and_then(|c| c.doi.as_ref()), entry.doi.is_some()),
+    );
+    line("tags", r.tags.join(", "), String::new());
+    line("note", r.note.clone(), String::new());
+    line("defined", catalog_source, String::new());
+    if let Some(c) = cached {
+        for candidate in &c.candidates {
+            line(
+                "candidate",
+                format!(
+                    "{} ({})",
+                    candidate.title,
+                    candidate
+                        .arxiv
+                        .clone()
+                        .or(candidate.doi.clone())
+                        .unwrap_or_default()
+                ),
+                format!(
+                    "{}, similarity {:.2}: {}",
+                    candidate.source.as_str(),
+                    candidate.confidence,
+                    candidate.reason
+                ),
+            );
+        }
+    }
+    match (&r.abstract_text, &r.abstract_source) {
+        (Some(text), source) => {
+            out.push_str(&format!(
+                "\n  abstract{}\n",
+                style.dim(
+                    &source
+                        .as_ref()
+                        .map(|s| format!(" (from {s})"))
+                        .unwrap_or_default()
+                )
+            ));
+            for l in wrap(&inert(text), style.width, "  ") {
+                out.push_str(&l);
+                out.push('\n');
+            }
+        }
+        (None, _) => out.push_str(&format!(
+            "\n  {}\n",
+            style.dim("no abstract cached yet: run `distml-search index` with network access")
+        )),
+    }
+    out
+}
+
+fn json_view(entry: &Entry, r: &Record, cached: Option<&CachedEntry>) -> String {
+    let mut value = record_value(r);
+    if let serde_json::Value::Object(map) = &mut value {
+        map.insert("abstract".into(), json!(r.abstract_text));
+        map.insert("abstract_source".into(), json!(r.abstract_source));
+        map.insert("et_al".into(), json!(entry.et_al));
+        map.insert("defined_at".into(), json!(entry.origin.entry.to_string()));
+        map.insert(
+            "metadata".into(),
+            serde_json::to_value(cached).unwrap_or_default(),
+        );
+    }
+    format!("{value:#}\n")
+}

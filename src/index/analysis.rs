@@ -1,0 +1,100 @@
+//! Analyzers: how text becomes terms, for documents and queries alike.
+//!
+//! Prose is lower-cased, folded to ASCII, stripped of English stop words and
+//! stemmed; names are only lower-cased and folded. Technical spellings that
+//! differ by a hyphen or a space ("all-reduce", "all reduce", "allreduce";
+//! "3-D", "3D") meet in the `joined` field, which holds each adjacent pair of
+//! words written together.
+
+use tantivy::Index;
+use tantivy::tokenizer::{
+    AsciiFoldingFilter, Language, LowerCaser, RemoveLongFilter, SimpleTokenizer, Stemmer,
+    StopWordFilter, TextAnalyzer,
+};
+
+pub const ENGLISH: &str = "distml_english";
+pub const NAMES: &str = "distml_names";
+
+pub fn english() -> TextAnalyzer {
+    let builder = TextAnalyzer::builder(SimpleTokenizer::default())
+        .filter(RemoveLongFilter::limit(40))
+        .filter(LowerCaser)
+        .filter(AsciiFoldingFilter);
+    match StopWordFilter::new(Language::English) {
+        Some(stop) => builder
+            .filter(stop)
+            .filter(Stemmer::new(Language::English))
+            .build(),
+        None => builder.filter(Stemmer::new(Language::English)).build(),
+    }
+}
+
+pub fn names() -> TextAnalyzer {
+    TextAnalyzer::builder(SimpleTokenizer::default())
+        .filter(RemoveLongFilter::limit(40))
+        .filter(LowerCaser)
+        .filter(AsciiFoldingFilter)
+        .build()
+}
+
+/// Registers the analyzers on an index (needed after every open).
+pub fn register(index: &Index) {
+    index.tokenizers().register(ENGLISH, english());
+    index.tokenizers().register(NAMES, names());
+}
+
+/// The terms `analyzer` makes of `text`, with their positions.
+pub fn terms_with_positions(analyzer: &mut TextAnalyzer, text: &str) -> Vec<(usize, String)> {
+    let mut out = Vec::new();
+    let mut stream = analyzer.token_stream(text);
+    while let Some(token) = stream.next() {
+        out.push((token.position, token.text.clone()));
+    }
+    out
+}
+
+pub fn terms(analyzer: &mut TextAnalyzer, text: &str) -> Vec<String> {
+    terms_with_positions(analyzer, text)
+        .into_iter()
+        .map(|(_, t)| t)
+        .collect()
+}
+
+/// Each adjacent pair of words written together: "ZeRO-Offload for all reduce"
+/// gives "zerooffload offloadfor forall allreduce".
+pub fn joined_pairs(text: &str) -> String {
+    let words = terms(&mut names(), text);
+    words
+        .windows(2)
+        .map(|pair| format!("{}{}", pair[0], pair[1]))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn spellings_meet_in_joined_pairs() {
+        assert_eq!(joined_pairs("all-reduce"), "allreduce");
+        assert_eq!(joined_pairs("All Reduce"), "allreduce");
+        assert_eq!(
+            joined_pairs("ZeRO-Offload: Democratizing"),
+            "zerooffload offloaddemocratizing"
+        );
+        assert_eq!(joined_pairs("3-D parallelism"), "3d dparallelism");
+    }
+
+    #[test]
+    fn english_stems_and_drops_stop_words() {
+        assert_eq!(
+            terms(&mut english(), "Training of the Pipelines"),
+            ["train", "pipelin"]
+        );
+        assert_eq!(
+            terms(&mut names(), "Zürich Narayanan"),
+            ["zurich", "narayanan"]
+        );
+    }
+}

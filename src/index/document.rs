@@ -1,0 +1,144 @@
+//! From a catalog entry (and what the ingester cached about it) to an index
+//! document, and back to the record that search results show.
+
+use tantivy::TantivyDocument;
+use tantivy::schema::Value;
+
+use super::analysis::joined_pairs;
+use super::schema::Fields;
+use crate::catalog::{Entry, Vocabulary};
+use crate::ingest::cache::CachedEntry;
+
+/// An indexed record, as search results show it.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Record {
+    pub id: String,
+    pub kind: String,
+    pub title: String,
+    pub authors: Vec<String>,
+    pub venue: Option<String>,
+    pub year: Option<i64>,
+    pub section: String,
+    pub tags: Vec<String>,
+    pub url: String,
+    pub arxiv: Option<String>,
+    pub doi: Option<String>,
+    pub note: String,
+    pub abstract_text: Option<String>,
+    pub abstract_source: Option<String>,
+}
+
+impl Record {
+    /// The entry, completed by the cache: its full author list, its abstract
+    /// and identifiers that lookups found.
+    pub fn from_entry(entry: &Entry, cached: Option<&CachedEntry>) -> Record {
+        let authors = cached
+            .and_then(|c| c.authors.as_ref())
+            .filter(|a| !a.value.is_empty())
+            .map_or_else(|| entry.authors.clone(), |a| a.value.clone());
+        let abstract_sourced = cached.and_then(|c| c.abstract_text.as_ref());
+        Record {
+            id: entry.id.clone(),
+            kind: entry.kind.as_str().to_string(),
+            title: entry.title.clone(),
+            authors,
+            venue: entry.venue.clone(),
+            year: entry.year,
+            section: entry.section.clone(),
+            tags: entry.tags.clone(),
+            url: entry.url.clone(),
+            arxiv: entry.arxiv.clone().or_else(|| {
+                cached
+                    .and_then(|c| c.arxiv.as_ref())
+                    .map(|i| i.value.clone())
+            }),
+            doi: entry
+                .doi
+                .clone()
+                .or_else(|| cached.and_then(|c| c.doi.as_ref()).map(|i| i.value.clone())),
+            note: entry.note.clone(),
+            abstract_text: abstract_sourced.map(|a| a.value.clone()),
+            abstract_source: abstract_sourced.map(|a| a.source.as_str().to_string()),
+        }
+    }
+
+    pub fn to_document(&self, fields: &Fields, vocabulary: &Vocabulary) -> TantivyDocument {
+        let mut doc = TantivyDocument::default();
+        doc.add_text(fields.id, &self.id);
+        doc.add_text(fields.kind, &self.kind);
+        doc.add_text(fields.title, &self.title);
+        for author in &self.authors {
+            doc.add_text(fields.authors, author);
+        }
+        if let Some(venue) = &self.venue {
+            doc.add_text(fields.venue, venue);
+        }
+        if let Some(year) = self.year {
+            doc.add_i64(fields.year, year);
+        }
+        doc.add_text(fields.section, &self.section);
+        let mut dictionary = vec![
+            self.title.clone(),
+            self.note.clone(),
+            self.authors.join(" "),
+        ];
+        for tag in &self.tags {
+            doc.add_text(fields.tags, tag);
+            if let Some(t) = vocabulary.get(tag) {
+                doc.add_text(fields.tag_text, &t.label);
+                dictionary.extend(t.names().map(str::to_string));
+            }
+        }
+        doc.add_text(fields.note, &self.note);
+        let mut prose = vec![self.title.as_str(), self.note.as_str()];
+        if let Some(text) = &self.abstract_text {
+            doc.add_text(fields.abstract_text, text);
+            prose.push(text);
+            dictionary.push(text.clone());
+        }
+        if let Some(source) = &self.abstract_source {
+            doc.add_text(fields.abstract_source, source);
+        }
+        for part in prose {
+            doc.add_text(fields.joined, joined_pairs(part));
+        }
+        doc.add_text(fields.words, dictionary.join(" "));
+        doc.add_text(fields.url, &self.url);
+        if let Some(arxiv) = &self.arxiv {
+            doc.add_text(fields.arxiv, arxiv);
+        }
+        if let Some(doi) = &self.doi {
+            doc.add_text(fields.doi, doi.to_lowercase());
+        }
+        doc
+    }
+
+    pub fn from_document(doc: &TantivyDocument, fields: &Fields) -> Record {
+        let text = |field| {
+            doc.get_first(field)
+                .and_then(|v| v.as_str())
+                .map(str::to_string)
+        };
+        let all = |field| {
+            doc.get_all(field)
+                .filter_map(|v| v.as_str().map(str::to_string))
+                .collect::<Vec<_>>()
+        };
+        Record {
+            id: text(fields.id).unwrap_or_default(),
+            kind: text(fields.kind).unwrap_or_default(),
+            title: text(fields.title).unwrap_or_default(),
+            authors: all(fields.authors),
+            venue: text(fields.venue),
+            year: doc.get_first(fields.year).and_then(|v| v.as_i64()),
+            section: text(fields.section).unwrap_or_default(),
+            tags: all(fields.tags),
+            url: text(fields.url).unwrap_or_default(),
+            arxiv: text(fields.arxiv),
+            doi: text(fields.doi),
+            note: text(fields.note).unwrap_or_default(),
+            abstract_text: text(fields.abstract_text),
+            abstract_source: text(fields.abstract_source),
+        }
+    }
+}

@@ -1,0 +1,105 @@
+//! The tantivy index: schema, analyzers, documents and atomic rebuilds. Index
+//! and search never touch the network.
+
+pub mod analysis;
+mod document;
+pub mod schema;
+mod store;
+
+use std::time::{Duration, Instant};
+
+use tantivy::Index;
+
+pub use document::Record;
+pub use schema::{Fields, SCHEMA_VERSION};
+pub use store::{IndexDir, OpenIndex};
+
+use crate::catalog::Catalog;
+use crate::error::Error;
+use crate::ingest::cache::Cache;
+
+/// Memory for the index writer: ample for the catalog, bounded for imports.
+const WRITER_MEMORY: usize = 64 * 1024 * 1024;
+
+#[derive(Debug)]
+pub struct BuildReport {
+    pub documents: usize,
+    pub with_abstract: usize,
+    pub elapsed: Duration,
+}
+
+/// Identifies the data an index was built from: the catalog files, the cache,
+/// the schema and this program's version. A search compares it to decide
+/// whether the index is stale.
+pub fn fingerprint<'a>(files: impl IntoIterator<Item = (&'a str, &'a [u8])>) -> String {
+    // FNV-1a: stable across builds and platforms, unlike std's hasher.
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut eat = |bytes: &[u8]| {
+        for &b in (bytes.len() as u64).to_le_bytes().iter().chain(bytes) {
+            hash ^= u64::from(b);
+            hash = hash.wrapping_mul(0x0100_0000_01b3);
+        }
+    };
+    eat(env!("CARGO_PKG_VERSION").as_bytes());
+    eat(&SCHEMA_VERSION.to_le_bytes());
+    let mut files: Vec<_> = files.into_iter().collect();
+    files.sort();
+    for (name, bytes) in files {
+        eat(name.as_bytes());
+        eat(bytes);
+    }
+    format!("v{SCHEMA_VERSION}-{hash:016x}")
+}
+
+/// Builds a new generation from `catalog` and `cache` and makes it current.
+/// On any error the previous generation stays current.
+pub fn rebuild(
+    dir: &IndexDir,
+    lock: &store::RebuildLock,
+    catalog: &Catalog,
+    cache: &Cache,
+    fingerprint: &str,
+) -> Result<BuildReport, Error> {
+    let started = Instant::now();
+    let generation = dir.new_generation(lock)?;
+    let result = write_generation(&generation, catalog, cache, fingerprint);
+    match result {
+        Ok((documents, with_abstract)) => {
+            dir.publish(&generation, lock)?;
+            Ok(BuildReport {
+                documents,
+                with_abstract,
+                elapsed: started.elapsed(),
+            })
+        }
+        Err(e) => {
+            dir.discard(&generation, lock);
+            Err(e)
+        }
+    }
+}
+
+fn write_generation(
+    path: &std::path::Path,
+    catalog: &Catalog,
+    cache: &Cache,
+    fingerprint: &str,
+) -> Result<(usize, usize), Error> {
+    let (schema, fields) = schema::build_schema();
+    let index = Index::create_in_dir(path, schema)
+        .map_err(|e| Error::Index(format!("{}: cannot create index: {e}", path.display())))?;
+    analysis::register(&index);
+    // One thread: the catalog is small, and one segment searches fastest.
+    let mut writer = index.writer_with_num_threads(1, WRITER_MEMORY)?;
+    let mut with_abstract = 0;
+    for entry in &catalog.entries {
+        let record = Record::from_entry(entry, cache.get(&entry.id));
+        with_abstract += usize::from(record.abstract_text.is_some());
+        writer.add_document(record.to_document(&fields, &catalog.vocabulary))?;
+    }
+    let mut commit = writer.prepare_commit()?;
+    commit.set_payload(fingerprint);
+    commit.commit()?;
+    writer.wait_merging_threads()?;
+    Ok((catalog.entries.len(), with_abstract))
+}

@@ -1,0 +1,98 @@
+//! What is a document? Every indexed field and its options, decided once.
+
+use tantivy::schema::{
+    FAST, Field, INDEXED, IndexRecordOption, STORED, STRING, Schema, TextFieldIndexing, TextOptions,
+};
+
+use super::analysis::{ENGLISH, NAMES};
+
+/// Bumped whenever fields or analyzers change, so old indexes are rebuilt.
+pub const SCHEMA_VERSION: u32 = 1;
+
+/// Handles of every field of the schema.
+#[derive(Debug, Clone)]
+pub struct Fields {
+    pub id: Field,
+    pub kind: Field,
+    pub title: Field,
+    pub authors: Field,
+    pub venue: Field,
+    pub year: Field,
+    pub section: Field,
+    /// Tag ids, matched exactly (filters and synonym expansion).
+    pub tags: Field,
+    /// Tag labels as words.
+    pub tag_text: Field,
+    pub note: Field,
+    pub abstract_text: Field,
+    /// Adjacent word pairs written together ("all reduce" → "allreduce").
+    pub joined: Field,
+    /// Unstemmed words of the prose fields: the dictionary for typo fixes.
+    pub words: Field,
+    pub url: Field,
+    pub arxiv: Field,
+    pub doi: Field,
+    /// Where the abstract came from (stored only).
+    pub abstract_source: Field,
+}
+
+fn text(analyzer: &str, stored: bool) -> TextOptions {
+    let indexing = TextFieldIndexing::default()
+        .set_tokenizer(analyzer)
+        .set_index_option(IndexRecordOption::WithFreqsAndPositions);
+    let options = TextOptions::default().set_indexing_options(indexing);
+    if stored {
+        options.set_stored()
+    } else {
+        options
+    }
+}
+
+pub fn build_schema() -> (Schema, Fields) {
+    let mut b = Schema::builder();
+    let fields = Fields {
+        id: b.add_text_field("id", STRING | STORED),
+        kind: b.add_text_field("kind", STRING | STORED),
+        title: b.add_text_field("title", text(ENGLISH, true)),
+        authors: b.add_text_field("authors", text(NAMES, true)),
+        venue: b.add_text_field("venue", text(NAMES, true)),
+        year: b.add_i64_field("year", INDEXED | FAST | STORED),
+        section: b.add_text_field("section", STRING | STORED),
+        tags: b.add_text_field("tags", STRING | STORED),
+        tag_text: b.add_text_field("tag_text", text(ENGLISH, false)),
+        note: b.add_text_field("note", text(ENGLISH, true)),
+        abstract_text: b.add_text_field("abstract", text(ENGLISH, true)),
+        joined: b.add_text_field("joined", text(NAMES, false)),
+        words: b.add_text_field("words", text(NAMES, false)),
+        url: b.add_text_field("url", STRING | STORED),
+        arxiv: b.add_text_field("arxiv", STRING | STORED),
+        doi: b.add_text_field("doi", STRING | STORED),
+        abstract_source: b.add_text_field("abstract_source", STORED),
+    };
+    (b.build(), fields)
+}
+
+impl Fields {
+    pub fn from_schema(schema: &Schema) -> tantivy::Result<Fields> {
+        let f = |name: &str| schema.get_field(name);
+        Ok(Fields {
+            id: f("id")?,
+            kind: f("kind")?,
+            title: f("title")?,
+            authors: f("authors")?,
+            venue: f("venue")?,
+            year: f("year")?,
+            section: f("section")?,
+            tags: f("tags")?,
+            tag_text: f("tag_text")?,
+            note: f("note")?,
+            abstract_text: f("abstract")?,
+            joined: f("joined")?,
+            words: f("words")?,
+            url: f("url")?,
+            arxiv: f("arxiv")?,
+            doi: f("doi")?,
+            abstract_source: f("abstract_source")?,
+        })
+    }
+}

@@ -1,0 +1,158 @@
+//! The index folder and its atomic rebuilds.
+//!
+//! Each rebuild writes a complete index into a fresh `gen-*` folder, commits
+//! it, and only then points the `CURRENT` file at it (written atomically). A
+//! killed or failed rebuild leaves `CURRENT` on the previous generation, which
+//! searches keep using. One rebuild runs at a time, under a file lock.
+
+use std::fs::File;
+use std::path::{Path, PathBuf};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use tantivy::{Index, IndexReader, ReloadPolicy};
+
+use super::analysis;
+use crate::error::Error;
+use crate::fsutil::write_atomic;
+
+const CURRENT: &str = "CURRENT";
+const LOCK: &str = ".lock";
+const GENERATION_PREFIX: &str = "gen-";
+
+/// An opened generation of the index.
+pub struct OpenIndex {
+    pub index: Index,
+    pub reader: IndexReader,
+    pub fingerprint: Option<String>,
+    pub path: PathBuf,
+}
+
+pub struct IndexDir {
+    root: PathBuf,
+}
+
+/// Held while a rebuild runs; released on drop (and by the OS if killed).
+pub struct RebuildLock {
+    _file: File,
+}
+
+impl IndexDir {
+    pub fn new(root: impl Into<PathBuf>) -> Self {
+        IndexDir { root: root.into() }
+    }
+
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    fn current_generation(&self) -> Option<PathBuf> {
+        let name = std::fs::read_to_string(self.root.join(CURRENT)).ok()?;
+        let name = name.trim();
+        let valid = name.starts_with(GENERATION_PREFIX) && !name.contains(['/', '\\']);
+        valid.then(|| self.root.join(name))
+    }
+
+    /// The current generation, or `None` when no index was ever completed.
+    pub fn open(&self) -> Result<Option<OpenIndex>, Error> {
+        // A rebuild may retire the generation between reading CURRENT and
+        // opening it; reading CURRENT again then finds the new one.
+        let mut last_error = None;
+        for _ in 0..3 {
+            let Some(path) = self.current_generation() else {
+                return Ok(None);
+            };
+            match open_generation(&path) {
+                Ok(open) => return Ok(Some(open)),
+                Err(e) => last_error = Some(e),
+            }
+        }
+        Err(last_error.unwrap_or_else(|| Error::Index("index could not be opened".into())))
+    }
+
+    /// Takes the rebuild lock; `wait` blocks until another rebuild ends,
+    /// otherwise `Ok(None)` says one is running.
+    pub fn lock(&self, wait: bool) -> Result<Option<RebuildLock>, Error> {
+        std::fs::create_dir_all(&self.root).map_err(|e| Error::io(&self.root, e))?;
+        let path = self.root.join(LOCK);
+        let file = File::options()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&path)
+            .map_err(|e| Error::io(&path, e))?;
+        match file.try_lock() {
+            Ok(()) => Ok(Some(RebuildLock { _file: file })),
+            Err(std::fs::TryLockError::WouldBlock) if wait => {
+                file.lock().map_err(|e| Error::io(&path, e))?;
+                Ok(Some(RebuildLock { _file: file }))
+            }
+            Err(std::fs::TryLockError::WouldBlock) => Ok(None),
+            Err(std::fs::TryLockError::Error(e)) => Err(Error::io(&path, e)),
+        }
+    }
+
+    /// A new, empty generation folder to build into.
+    pub fn new_generation(&self, _lock: &RebuildLock) -> Result<PathBuf, Error> {
+        let nanos = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos());
+        let path = self
+            .root
+            .join(format!("{GENERATION_PREFIX}{nanos}-{}", std::process::id()));
+        std::fs::create_dir_all(&path).map_err(|e| Error::io(&path, e))?;
+        Ok(path)
+    }
+
+    /// Makes `generation` current and removes every other generation,
+    /// including those left by killed rebuilds.
+    pub fn publish(&self, generation: &Path, _lock: &RebuildLock) -> Result<(), Error> {
+        let name = generation
+            .file_name()
+            .and_then(|n| n.to_str())
+            .ok_or_else(|| Error::Index(format!("bad generation path {}", generation.display())))?;
+        write_atomic(&self.root.join(CURRENT), format!("{name}\n").as_bytes())?;
+        self.remove_generations_except(Some(generation));
+        Ok(())
+    }
+
+    /// Removes a generation that failed to build (and any other stray ones).
+    pub fn discard(&self, generation: &Path, _lock: &RebuildLock) {
+        let _ = std::fs::remove_dir_all(generation);
+    }
+
+    /// Best effort: a generation still open by a search stays readable on
+    /// Unix after removal, and a leftover is removed by the next rebuild.
+    fn remove_generations_except(&self, keep: Option<&Path>) {
+        let current = self.current_generation();
+        let Ok(entries) = std::fs::read_dir(&self.root) else {
+            return;
+        };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            let is_generation = entry
+                .file_name()
+                .to_string_lossy()
+                .starts_with(GENERATION_PREFIX);
+            if is_generation && Some(path.as_path()) != keep && Some(&path) != current.as_ref() {
+                let _ = std::fs::remove_dir_all(&path);
+            }
+        }
+    }
+}
+
+fn open_generation(path: &Path) -> Result<OpenIndex, Error> {
+    let index = Index::open_in_dir(path)
+        .map_err(|e| Error::Index(format!("{}: cannot open index: {e}", path.display())))?;
+    analysis::register(&index);
+    let fingerprint = index.load_metas().ok().and_then(|m| m.payload);
+    let reader = index
+        .reader_builder()
+        .reload_policy(ReloadPolicy::Manual)
+        .try_into()?;
+    Ok(OpenIndex {
+        index,
+        reader,
+        fingerprint,
+        path: path.to_path_buf(),
+    })
+}

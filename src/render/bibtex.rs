@@ -1,0 +1,193 @@
+//! BibTeX: entry types chosen by venue, stable keys (`huang2019gpipe`),
+//! capitals protected in titles, and TeX's special characters escaped.
+
+use std::fmt::Write;
+
+use crate::index::Record;
+
+/// Venues that are journals rather than proceedings.
+const JOURNALS: &[&str] = &[
+    "acm computing surveys",
+    "tpds",
+    "vldb",
+    "pvldb",
+    "jmlr",
+    "tocs",
+    "ieee transactions",
+];
+/// Venues that are preprint servers.
+const PREPRINTS: &[&str] = &["arxiv", "techrxiv", "biorxiv", "openreview"];
+
+const KEY_STOP_WORDS: &[&str] = &[
+    "a", "an", "the", "on", "of", "for", "in", "to", "and", "with", "via", "towards",
+];
+
+pub fn entry(r: &Record) -> String {
+    let venue = r.venue.clone().unwrap_or_default();
+    let lower = venue.to_lowercase();
+    let kind =
+        if r.kind == "project" || PREPRINTS.iter().any(|p| lower.contains(p)) || venue.is_empty() {
+            "misc"
+        } else if JOURNALS.iter().any(|j| lower.contains(j)) {
+            "article"
+        } else {
+            "inproceedings"
+        };
+    let mut out = format!("@{kind}{{{},\n", key(r));
+    let mut field = |name: &str, value: &str| {
+        if !value.is_empty() {
+            let _ = writeln!(out, "  {name:<13} = {{{value}}},");
+        }
+    };
+    field("title", &protect_title(&r.title));
+    let mut authors: Vec<String> = r.authors.iter().map(|a| escape(a)).collect();
+    if !authors.is_empty() && r.authors.len() == 1 && r.kind == "paper" {
+        // The catalog lists only first authors until metadata is fetched.
+        authors.push("others".to_string());
+    }
+    field("author", &authors.join(" and "));
+    match kind {
+        "article" => field("journal", &escape(&venue)),
+        "inproceedings" => field("booktitle", &escape(&venue)),
+        _ if !venue.is_empty() && r.kind == "paper" => field("howpublished", &escape(&venue)),
+        _ => {}
+    }
+    if let Some(year) = r.year {
+        field("year", &year.to_string());
+    }
+    if let Some(doi) = &r.doi {
+        field("doi", &escape(doi));
+    }
+    if let Some(arxiv) = &r.arxiv {
+        field("eprint", arxiv);
+        field("archiveprefix", "arXiv");
+    }
+    field("url", &escape_url(&r.url));
+    out.push_str("}\n");
+    out
+}
+
+/// First author's surname, year, first significant title word: `huang2019gpipe`.
+pub fn key(r: &Record) -> String {
+    let surname = r
+        .authors
+        .first()
+        .and_then(|a| a.split_whitespace().last())
+        .map(ascii_lower)
+        .unwrap_or_default();
+    let word = r
+        .title
+        .split(|c: char| !c.is_alphanumeric())
+        .map(ascii_lower)
+        .find(|w| !w.is_empty() && !KEY_STOP_WORDS.contains(&w.as_str()))
+        .unwrap_or_default();
+    let year = r.year.map(|y| y.to_string()).unwrap_or_default();
+    let key = format!("{surname}{year}{word}");
+    if key.is_empty() { r.id.clone() } else { key }
+}
+
+fn ascii_lower(s: &str) -> String {
+    s.chars()
+        .filter(|c| c.is_ascii_alphanumeric())
+        .map(|c| c.to_ascii_lowercase())
+        .collect()
+}
+
+/// Braces around every word with a capital after its first letter or an
+/// all-capital acronym, so styles that lower-case titles keep "GPipe", "MoE".
+fn protect_title(title: &str) -> String {
+    title
+        .split(' ')
+        .map(|word| {
+            let escaped = escape(word);
+            let capitals_inside = word.chars().skip(1).any(char::is_uppercase);
+            if capitals_inside {
+                format!("{{{escaped}}}")
+            } else {
+                escaped
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// TeX's special characters, and control characters dropped.
+pub fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '\\' => out.push_str("\\textbackslash{}"),
+            '{' | '}' | '&' | '%' | '$' | '#' | '_' => {
+                out.push('\\');
+                out.push(c);
+            }
+            '~' => out.push_str("\\textasciitilde{}"),
+            '^' => out.push_str("\\textasciicircum{}"),
+            c if c.is_control() => out.push(' '),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// URLs keep their characters (biblatex reads them verbatim) but may not
+/// unbalance the braces around the field.
+fn escape_url(url: &str) -> String {
+    url.chars()
+        .filter(|c| !matches!(c, '{' | '}' | '\\') && !c.is_control())
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn record() -> Record {
+        Record {
+            id: "gpipe-2019".into(),
+            kind: "paper".into(),
+            title: "GPipe: Efficient Training of Giant Neural Networks using Pipeline Parallelism"
+                .into(),
+            authors: vec!["Yanping Huang".into()],
+            venue: Some("NeurIPS".into()),
+            year: Some(2019),
+            url: "https://example.org/gpipe.pdf".into(),
+            ..Record::default()
+        }
+    }
+
+    #[test]
+    fn keys_and_fields() {
+        let r = record();
+        assert_eq!(key(&r), "huang2019gpipe");
+        let bib = entry(&r);
+        assert!(bib.starts_with("@inproceedings{huang2019gpipe,\n"), "{bib}");
+        assert!(
+            bib.contains("title         = {{GPipe}: Efficient Training"),
+            "{bib}"
+        );
+        assert!(
+            bib.contains("author        = {Yanping Huang and others},"),
+            "{bib}"
+        );
+        assert!(bib.contains("booktitle     = {NeurIPS},"));
+    }
+
+    #[test]
+    fn journals_preprints_and_escapes() {
+        let mut r = record();
+        r.venue = Some("ACM Computing Surveys".into());
+        assert!(entry(&r).starts_with("@article{"));
+        r.venue = Some("arxiv".into());
+        r.arxiv = Some("2401.10241".into());
+        let bib = entry(&r);
+        assert!(
+            bib.starts_with("@misc{") && bib.contains("eprint        = {2401.10241}"),
+            "{bib}"
+        );
+        assert_eq!(
+            escape("50% of {x} & $y_1$"),
+            "50\\% of \\{x\\} \\& \\$y\\_1\\$"
+        );
+    }
+}

@@ -1,0 +1,52 @@
+//! JSON Lines: one object per hit, best first, with the fields that
+//! `DESIGN.md` promises to other tools.
+
+use serde_json::{Value, json};
+
+use crate::index::Record;
+use crate::search::{Hit, Snippet};
+
+pub fn record_value(r: &Record) -> Value {
+    json!({
+        "id": r.id,
+        "kind": r.kind,
+        "title": r.title,
+        "authors": r.authors,
+        "venue": r.venue,
+        "year": r.year,
+        "section": r.section,
+        "tags": r.tags,
+        "url": r.url,
+        "arxiv": r.arxiv,
+        "doi": r.doi,
+        "note": r.note,
+    })
+}
+
+fn snippet_value(snippet: Option<&Snippet>) -> Value {
+    match snippet {
+        Some(s) => Value::String(s.text.clone()),
+        None => Value::Null,
+    }
+}
+
+pub fn hit_line(hit: &Hit) -> String {
+    let mut value = record_value(&hit.record);
+    if let Value::Object(map) = &mut value {
+        map.insert("rank".into(), json!(hit.rank));
+        map.insert(
+            "score".into(),
+            json!((f64::from(hit.score) * 1000.0).round() / 1000.0),
+        );
+        map.insert("snippet".into(), snippet_value(hit.snippet.as_ref()));
+        if let Some(s) = &hit.snippet {
+            map.insert("snippet_field".into(), json!(s.field));
+            let ranges: Vec<[usize; 2]> = s.highlights.iter().map(|r| [r.start, r.end]).collect();
+            map.insert("highlights".into(), json!(ranges));
+        }
+        if let Some(e) = &hit.explanation {
+            map.insert("explanation".into(), json!(e));
+        }
+    }
+    value.to_string()
+}

@@ -1,0 +1,41 @@
+//! Output: the terminal view, JSON Lines and BibTeX. Everything printed from
+//! data passes through `text::inert` first, so that no control character in a
+//! title or abstract ever reaches the terminal.
+
+pub mod bibtex;
+pub mod json;
+pub mod table;
+pub mod text;
+
+/// Colour on or off, decided once from `--color`, `NO_COLOR` and the terminal.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Style {
+    pub color: bool,
+    pub width: usize,
+}
+
+impl Style {
+    pub fn bold(&self, s: &str) -> String {
+        self.paint("1", s)
+    }
+
+    pub fn dim(&self, s: &str) -> String {
+        self.paint("2", s)
+    }
+
+    pub fn highlight(&self, s: &str) -> String {
+        self.paint("1;33", s)
+    }
+
+    pub fn link(&self, s: &str) -> String {
+        self.paint("36", s)
+    }
+
+    fn paint(&self, code: &str, s: &str) -> String {
+        if self.color && !s.is_empty() {
+            format!("\x1b[{code}m{s}\x1b[0m")
+        } else {
+            s.to_string()
+        }
+    }
+}

@@ -1,0 +1,120 @@
+//! Making untrusted text safe and readable on a terminal.
+
+/// Text with every control character, and every Unicode bidirectional
+/// override or isolate, replaced: a title cannot move the cursor, change
+/// colours or reorder what follows it. Runs of whitespace become one space.
+pub fn inert(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut space = false;
+    for c in text.chars() {
+        let c = if c.is_whitespace() {
+            ' '
+        } else if c.is_control() || is_bidi_control(c) {
+            '\u{FFFD}'
+        } else {
+            c
+        };
+        if c == ' ' {
+            if !space && !out.is_empty() {
+                out.push(' ');
+            }
+            space = true;
+        } else {
+            out.push(c);
+            space = false;
+        }
+    }
+    if out.ends_with(' ') {
+        out.pop();
+    }
+    out
+}
+
+fn is_bidi_control(c: char) -> bool {
+    matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{200E}' | '\u{200F}' | '\u{061C}')
+}
+
+/// Cuts `text` to at most `max` characters, ending with an ellipsis.
+pub fn truncate(text: &str, max: usize) -> String {
+    if text.chars().count() <= max {
+        return text.to_string();
+    }
+    let mut out: String = text.chars().take(max.saturating_sub(1)).collect();
+    out.push('…');
+    out
+}
+
+/// Greedy word wrap to `width` columns, the first line starting after
+/// `first_used` columns and the others with `indent`. Words are `(text,
+/// emphasized)`, painted by `paint` after the layout so that escape codes do
+/// not count as columns.
+pub fn wrap_words(
+    words: &[(String, bool)],
+    width: usize,
+    first_used: usize,
+    indent: &str,
+    paint: &dyn Fn(&str, bool) -> String,
+) -> Vec<String> {
+    let width = width.max(20);
+    let indent_len = indent.chars().count();
+    let mut lines = Vec::new();
+    let mut line = String::new();
+    let mut len = first_used;
+    let mut empty = true;
+    for (word, emphasized) in words {
+        let word_len = word.chars().count();
+        if !empty && len + 1 + word_len > width {
+            lines.push(std::mem::take(&mut line));
+            line.push_str(indent);
+            len = indent_len;
+            empty = true;
+        }
+        if !empty {
+            line.push(' ');
+            len += 1;
+        }
+        line.push_str(&paint(word, *emphasized));
+        len += word_len;
+        empty = false;
+    }
+    if !empty {
+        lines.push(line);
+    }
+    lines
+}
+
+/// Plain text wrapped like [`wrap_words`], every line indented.
+pub fn wrap(text: &str, width: usize, indent: &str) -> Vec<String> {
+    let words: Vec<(String, bool)> = text
+        .split_whitespace()
+        .map(|w| (w.to_string(), false))
+        .collect();
+    let mut lines = wrap_words(&words, width, indent.chars().count(), indent, &|w, _| {
+        w.to_string()
+    });
+    if let Some(first) = lines.first_mut() {
+        first.insert_str(0, indent);
+    }
+    lines
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escapes_and_overrides_are_neutralized() {
+        assert_eq!(inert("evil\x1b[31mred\x07"), "evil\u{FFFD}[31mred\u{FFFD}");
+        assert_eq!(inert("a\u{202E}b"), "a\u{FFFD}b");
+        assert_eq!(inert("  two\n\tlines  "), "two lines");
+    }
+
+    #[test]
+    fn wraps_at_width() {
+        let lines = wrap("aaa bbb ccc ddd", 20, "    ");
+        assert_eq!(lines, ["    aaa bbb ccc ddd"]);
+        let lines = wrap(&"word ".repeat(10), 22, "  ");
+        assert!(lines.iter().all(|l| l.chars().count() <= 22), "{lines:?}");
+        assert!(lines.iter().all(|l| l.starts_with("  word")), "{lines:?}");
+    }
+}

@@ -1,0 +1,541 @@
+//! From a parsed query to a tantivy query: words matched across fields with
+//! their weights, technique names expanded to their tag and synonyms, words
+//! that match nothing repaired, and field filters resolved against the
+//! catalog (with an error that says what exists when nothing matches).
+
+use std::ops::Bound;
+
+use tantivy::Searcher;
+use tantivy::Term;
+use tantivy::query::{
+    AllQuery, BooleanQuery, BoostQuery, ConstScoreQuery, DisjunctionMaxQuery, EmptyQuery, Occur,
+    PhraseQuery, Query, RangeQuery, TermQuery,
+};
+use tantivy::schema::{Field, IndexRecordOption};
+use tantivy::tokenizer::TextAnalyzer;
+
+use super::boosts::Boosts;
+use super::query::{FieldName, Node};
+use super::spell;
+use super::synonyms::{Synonyms, squash};
+use crate::catalog::{Tag, slugify};
+use crate::error::Error;
+use crate::ident;
+use crate::index::Fields;
+use crate::index::analysis::{self, terms_with_positions};
+
+/// What the compiler did to the query, for the user to see.
+#[derive(Debug, Default, Clone, PartialEq)]
+pub struct Rewrites {
+    /// (query words, tag id, other names searched).
+    pub expansions: Vec<(String, String, Vec<String>)>,
+    /// (typed word, word searched instead).
+    pub corrections: Vec<(String, String)>,
+    /// Words that produced no searchable term (stop words, symbols).
+    pub ignored: Vec<String>,
+}
+
+pub struct Compiler<'a> {
+    pub searcher: &'a Searcher,
+    pub fields: &'a Fields,
+    pub synonyms: &'a Synonyms<'a>,
+    pub sections: &'a [String],
+    pub boosts: Boosts,
+    pub rewrites: Rewrites,
+    english: TextAnalyzer,
+    names: TextAnalyzer,
+    /// Whether any clause can score (false for pure filters).
+    pub scoring: bool,
+}
+
+type Q = Box<dyn Query>;
+
+impl<'a> Compiler<'a> {
+    pub fn new(
+        searcher: &'a Searcher,
+        fields: &'a Fields,
+        synonyms: &'a Synonyms<'a>,
+        sections: &'a [String],
+        boosts: Boosts,
+    ) -> Self {
+        Compiler {
+            searcher,
+            fields,
+            synonyms,
+            sections,
+            boosts,
+            rewrites: Rewrites::default(),
+            english: analysis::english(),
+            names: analysis::names(),
+            scoring: false,
+        }
+    }
+
+    pub fn compile(&mut self, node: &Node) -> Result<Q, Error> {
+        let query = match node {
+            Node::Group(children) => self.group(children)?,
+            Node::And(children) => {
+                let mut clauses = Vec::new();
+                for child in children {
+                    match child {
+                        Node::Not(inner) => clauses.push((Occur::MustNot, self.compile(inner)?)),
+                        _ => clauses.push((Occur::Must, self.compile(child)?)),
+                    }
+                }
+                with_positive(clauses)
+            }
+            Node::Or(children) => {
+                let clauses = children
+                    .iter()
+                    .map(|c| Ok((Occur::Should, self.compile(c)?)))
+                    .collect::<Result<Vec<_>, Error>>()?;
+                Box::new(BooleanQuery::new(clauses))
+            }
+            Node::Not(inner) => with_positive(vec![(Occur::MustNot, self.compile(inner)?)]),
+            Node::Required(inner) => self.compile(inner)?,
+            Node::Field {
+                field,
+                value,
+                column,
+            } => self.filter(*field, value, *column)?,
+            Node::Word { .. } | Node::Phrase { .. } => self.group(std::slice::from_ref(node))?,
+            Node::All => Box::new(AllQuery),
+        };
+        Ok(query)
+    }
+
+    /// Side-by-side terms: runs of plain words are scanned for technique
+    /// names and joined spellings; each term may match.
+    fn group(&mut self, children: &[Node]) -> Result<Q, Error> {
+        let mut clauses: Vec<(Occur, Q)> = Vec::new();
+        let mut run: Vec<&str> = Vec::new();
+        for child in children {
+            match child {
+                Node::Word { text, .. } => {
+                    run.push(text);
+                    continue;
+                }
+                _ => {
+                    self.words(&run, &mut clauses);
+                    run.clear();
+                }
+            }
+            match child {
+                Node::Phrase { text, .. } => {
+                    let query = match self.synonyms.lookup(text) {
+                        Some(tag) => self.concept(text, tag),
+                        None => self.text(text, 1.0),
+                    };
+                    clauses.push((Occur::Should, query));
+                }
+                Node::Not(inner) => clauses.push((Occur::MustNot, self.compile(inner)?)),
+                Node::Required(inner) => clauses.push((Occur::Must, self.compile(inner)?)),
+                Node::Field { .. } => clauses.push((Occur::Must, self.compile(child)?)),
+                other => clauses.push((Occur::Should, self.compile(other)?)),
+            }
+        }
+        self.words(&run, &mut clauses);
+        Ok(with_positive(clauses))
+    }
+
+    /// A run of plain words: the longest technique names first, then each
+    /// remaining word (repaired if it matches nothing), plus each adjacent
+    /// pair written together.
+    fn words(&mut self, run: &[&str], clauses: &mut Vec<(Occur, Q)>) {
+        let mut i = 0;
+        let mut plain: Vec<String> = Vec::new();
+        while i < run.len() {
+            if let Some((len, tag)) = self.synonyms.longest_at(run, i) {
+                let span = run[i..i + len].join(" ");
+                clauses.push((Occur::Should, self.concept(&span, tag)));
+                self.pairs(&plain, clauses);
+                plain.clear();
+                i += len;
+                continue;
+            }
+            let word = self.repair(run[i]);
+            if word.is_empty() {
+                i += 1;
+                continue;
+            }
+            if terms_with_positions(&mut self.english, &word).is_empty()
+                && terms_with_positions(&mut self.names, &word).is_empty()
+            {
+                self.rewrites.ignored.push(word);
+                i += 1;
+                continue;
+            }
+            clauses.push((Occur::Should, self.text(&word, 1.0)));
+            plain.push(word);
+            i += 1;
+        }
+        self.pairs(&plain, clauses);
+    }
+
+    fn pairs(&mut self, words: &[String], clauses: &mut Vec<(Occur, Q)>) {
+        for pair in words.windows(2) {
+            let joined = format!("{}{}", squash(&pair[0]), squash(&pair[1]));
+            if !joined.is_empty() {
+                let term = Term::from_field_text(self.fields.joined, &joined);
+                let query: Q = Box::new(TermQuery::new(term, IndexRecordOption::WithFreqs));
+                clauses.push((
+                    Occur::Should,
+                    Box::new(BoostQuery::new(query, self.boosts.joined)),
+                ));
+                self.scoring = true;
+            }
+        }
+    }
+
+    /// The word itself when any field knows it, else the closest known word.
+    fn repair(&mut self, word: &str) -> String {
+        let known = |c: &mut Self, w: &str| -> bool {
+            let f = c.fields;
+            let english: Vec<String> = terms_with_positions(&mut c.english, w)
+                .into_iter()
+                .map(|(_, t)| t)
+                .collect();
+            let names: Vec<String> = terms_with_positions(&mut c.names, w)
+                .into_iter()
+                .map(|(_, t)| t)
+                .collect();
+            let in_field = |field: Field, terms: &[String]| {
+                terms.iter().all(|t| {
+                    c.searcher
+                        .doc_freq(&Term::from_field_text(field, t))
+                        .unwrap_or(0)
+                        > 0
+                })
+            };
+            let joined = squash(w);
+            (!english.is_empty()
+                && [f.title, f.note, f.abstract_text, f.tag_text]
+                    .into_iter()
+                    .any(|fl| in_field(fl, &english)))
+                || (!names.is_empty()
+                    && [f.authors, f.venue]
+                        .into_iter()
+                        .any(|fl| in_field(fl, &names)))
+                || c.searcher
+                    .doc_freq(&Term::from_field_text(f.joined, &joined))
+                    .unwrap_or(0)
+                    > 0
+                || ident::is_arxiv_id(w)
+                || names.is_empty()
+        };
+        if known(self, word) || self.synonyms.lookup(word).is_some() {
+            return word.to_string();
+        }
+        let lower = word.to_lowercase();
+        match spell::correct(self.searcher, self.fields.words, &lower) {
+            Some(fixed) if fixed != lower => {
+                self.rewrites
+                    .corrections
+                    .push((word.to_string(), fixed.clone()));
+                fixed
+            }
+            _ => word.to_string(),
+        }
+    }
+
+    /// A technique: the words as typed, the entries tagged with it, and its
+    /// other names in the text.
+    fn concept(&mut self, span: &str, tag: &Tag) -> Q {
+        let mut alternatives: Vec<Q> = vec![self.text(span, 1.0)];
+        let term = Term::from_field_text(self.fields.tags, &tag.id);
+        let tagged: Q = Box::new(TermQuery::new(term, IndexRecordOption::Basic));
+        alternatives.push(Box::new(BoostQuery::new(tagged, self.boosts.tag)));
+        let typed = squash(span);
+        let mut others = Vec::new();
+        for name in tag.names().filter(|n| squash(n) != typed && *n != tag.id) {
+            if others.len() == 8 {
+                break;
+            }
+            alternatives.push(self.text(name, self.boosts.synonym_text));
+            others.push(name.to_string());
+        }
+        self.rewrites
+            .expansions
+            .push((span.to_string(), tag.id.clone(), others));
+        self.scoring = true;
+        Box::new(BooleanQuery::new(
+            alternatives
+                .into_iter()
+                .map(|q| (Occur::Should, q))
+                .collect(),
+        ))
+    }
+
+    /// `text` in every searchable field, the best field counting most.
+    fn text(&mut self, text: &str, boost: f32) -> Q {
+        let b = self.boosts;
+        let f = self.fields.clone();
+        let mut per_field: Vec<Q> = Vec::new();
+        for (field, weight) in [
+            (f.title, b.title),
+            (f.tag_text, b.tag_text),
+            (f.note, b.note),
+            (f.abstract_text, b.abstract_text),
+        ] {
+            if let Some(q) = field_query(&mut self.english, field, text) {
+                per_field.push(Box::new(BoostQuery::new(q, weight)));
+            }
+        }
+        for (field, weight) in [(f.authors, b.authors), (f.venue, b.venue)] {
+            if let Some(q) = field_query(&mut self.names, field, text) {
+                per_field.push(Box::new(BoostQuery::new(q, weight)));
+            }
+        }
+        let joined = squash(text);
+        if !joined.is_empty() {
+            let q: Q = Box::new(TermQuery::new(
+                Term::from_field_text(f.joined, &joined),
+                IndexRecordOption::WithFreqs,
+            ));
+            per_field.push(Box::new(BoostQuery::new(q, b.joined)));
+        }
+        let trimmed = text.trim();
+        if ident::is_arxiv_id(ident::strip_version(trimmed)) {
+            let term = Term::from_field_text(f.arxiv, ident::strip_version(trimmed));
+            per_field.push(Box::new(BoostQuery::new(
+                Box::new(TermQuery::new(term, IndexRecordOption::Basic)),
+                b.identifier,
+            )));
+        }
+        if ident::is_doi(&trimmed.to_lowercase()) {
+            let term = Term::from_field_text(f.doi, &trimmed.to_lowercase());
+            per_field.push(Box::new(BoostQuery::new(
+                Box::new(TermQuery::new(term, IndexRecordOption::Basic)),
+                b.identifier,
+            )));
+        }
+        if per_field.is_empty() {
+            return Box::new(EmptyQuery);
+        }
+        self.scoring = true;
+        let best: Q = Box::new(DisjunctionMaxQuery::with_tie_breaker(
+            per_field,
+            b.tie_breaker,
+        ));
+        if (boost - 1.0).abs() < f32::EPSILON {
+            best
+        } else {
+            Box::new(BoostQuery::new(best, boost))
+        }
+    }
+
+    /// A `field:value` filter. It selects without changing the ranking.
+    fn filter(&mut self, field: FieldName, value: &str, column: usize) -> Result<Q, Error> {
+        let f = self.fields.clone();
+        let value = value.trim();
+        let bad = |what: &str| {
+            Error::Query(format!(
+                "{}:{value} at column {column}: {what}",
+                field.as_str()
+            ))
+        };
+        if value.is_empty() {
+            return Err(bad("empty value"));
+        }
+        let exact = |field: Field, text: &str| -> Q {
+            Box::new(TermQuery::new(
+                Term::from_field_text(field, text),
+                IndexRecordOption::Basic,
+            ))
+        };
+        let query: Q = match field {
+            FieldName::Tag => {
+                let tag = self
+                    .resolve_tag(value)
+                    .ok_or_else(|| bad(&self.tag_suggestions(value)))?;
+                exact(f.tags, &tag)
+            }
+            FieldName::Section => {
+                let sections = self.resolve_sections(value);
+                if sections.is_empty() {
+                    return Err(bad(&format!(
+                        "no such section (sections: {})",
+                        self.sections.join("; ")
+                    )));
+                }
+                Box::new(BooleanQuery::new(
+                    sections
+                        .iter()
+                        .map(|s| (Occur::Should, exact(f.section, s)))
+                        .collect(),
+                ))
+            }
+            FieldName::Kind => match value.to_lowercase().as_str() {
+                k @ ("paper" | "project") => exact(f.kind, k),
+                "papers" => exact(f.kind, "paper"),
+                "projects" => exact(f.kind, "project"),
+                _ => return Err(bad("expected paper or project")),
+            },
+            FieldName::Year => {
+                let (from, to) = parse_years(value).ok_or_else(|| {
+                    bad("expected a year such as 2021, or a range such as 2020..2023")
+                })?;
+                let bound = |y: Option<i64>| {
+                    y.map_or(Bound::Unbounded, |y| {
+                        Bound::Included(Term::from_field_i64(f.year, y))
+                    })
+                };
+                Box::new(RangeQuery::new(bound(from), bound(to)))
+            }
+            FieldName::Author | FieldName::Venue => {
+                let target = if field == FieldName::Author {
+                    f.authors
+                } else {
+                    f.venue
+                };
+                field_query(&mut self.names, target, value)
+                    .ok_or_else(|| bad("no searchable words"))?
+            }
+            FieldName::Title => {
+                self.scoring = true;
+                let q = field_query(&mut self.english, f.title, value)
+                    .ok_or_else(|| bad("no searchable words"))?;
+                return Ok(q);
+            }
+            FieldName::Id => exact(f.id, value),
+            FieldName::Arxiv => exact(f.arxiv, ident::strip_version(value)),
+            FieldName::Doi => exact(f.doi, &value.to_lowercase()),
+        };
+        Ok(Box::new(ConstScoreQuery::new(query, 0.0)))
+    }
+
+    fn resolve_tag(&self, value: &str) -> Option<String> {
+        let vocabulary = self.synonyms.vocabulary();
+        if vocabulary.contains(value) {
+            return Some(value.to_string());
+        }
+        self.synonyms.lookup(value).map(|t| t.id.clone())
+    }
+
+    fn tag_suggestions(&self, value: &str) -> String {
+        let key = squash(value);
+        let mut close: Vec<(usize, &str)> = self
+            .synonyms
+            .vocabulary()
+            .tags
+            .iter()
+            .map(|t| (edit_distance(&key, &squash(&t.id)), t.id.as_str()))
+            .collect();
+        close.sort();
+        let names: Vec<&str> = close.iter().take(3).map(|(_, id)| *id).collect();
+        format!(
+            "unknown tag (closest: {}; `distml-search stats` lists them all)",
+            names.join(", ")
+        )
+    }
+
+    /// Sections whose name is the value, else starts with it, else contains it.
+    fn resolve_sections(&self, value: &str) -> Vec<String> {
+        let key = slugify(value);
+        let slugs: Vec<(String, &String)> = self.sections.iter().map(|s| (slugify(s), s)).collect();
+        let pick = |test: &dyn Fn(&str) -> bool| -> Vec<String> {
+            slugs
+                .iter()
+                .filter(|(s, _)| test(s))
+                .map(|(_, n)| (*n).clone())
+                .collect()
+        };
+        let exact = pick(&|s| s == key);
+        if !exact.is_empty() {
+            return exact;
+        }
+        let prefix = pick(&|s| s.starts_with(&key));
+        if !prefix.is_empty() {
+            return prefix;
+        }
+        pick(&|s| s.contains(&key))
+    }
+}
+
+/// Only exclusions select nothing in tantivy; they apply to everything.
+fn with_positive(mut clauses: Vec<(Occur, Q)>) -> Q {
+    if clauses.is_empty() {
+        return Box::new(EmptyQuery);
+    }
+    if clauses.iter().all(|(o, _)| *o == Occur::MustNot) {
+        clauses.push((Occur::Must, Box::new(AllQuery)));
+    }
+    Box::new(BooleanQuery::new(clauses))
+}
+
+/// The terms of `text` in one field: a term query, or a phrase for several.
+fn field_query(analyzer: &mut TextAnalyzer, field: Field, text: &str) -> Option<Q> {
+    let terms = terms_with_positions(analyzer, text);
+    match terms.len() {
+        0 => None,
+        1 => Some(Box::new(TermQuery::new(
+            Term::from_field_text(field, &terms[0].1),
+            IndexRecordOption::WithFreqs,
+        ))),
+        _ => {
+            let first = terms[0].0;
+            let terms = terms
+                .into_iter()
+                .map(|(p, t)| (p - first, Term::from_field_text(field, &t)))
+                .collect();
+            Some(Box::new(PhraseQuery::new_with_offset(terms)))
+        }
+    }
+}
+
+/// "2021", "2020..2023", "..2020", "2020..", "2020-2023".
+pub fn parse_years(value: &str) -> Option<(Option<i64>, Option<i64>)> {
+    let year = |s: &str| -> Option<Option<i64>> {
+        let s = s.trim();
+        if s.is_empty() {
+            return Some(None);
+        }
+        let y: i64 = s.parse().ok()?;
+        (1000..=9999).contains(&y).then_some(Some(y))
+    };
+    let (from, to) = match value.split_once("..").or_else(|| value.split_once('-')) {
+        Some((a, b)) => (year(a)?, year(b)?),
+        None => {
+            let y = year(value)?;
+            y?;
+            (y, y)
+        }
+    };
+    match (from, to) {
+        (None, None) => None,
+        (Some(a), Some(b)) if a > b => None,
+        range => Some(range),
+    }
+}
+
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut cur = vec![i + 1; b.len() + 1];
+        for (j, cb) in b.iter().enumerate() {
+            cur[j + 1] = (prev[j + 1] + 1)
+                .min(cur[j] + 1)
+                .min(prev[j] + usize::from(ca != *cb));
+        }
+        prev = cur;
+    }
+    prev[b.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn year_ranges() {
+        assert_eq!(parse_years("2021"), Some((Some(2021), Some(2021))));
+        assert_eq!(parse_years("2020..2023"), Some((Some(2020), Some(2023))));
+        assert_eq!(parse_years("..2020"), Some((None, Some(2020))));
+        assert_eq!(parse_years("2020.."), Some((Some(2020), None)));
+        assert_eq!(parse_years("2020-2023"), Some((Some(2020), Some(2023))));
+        assert_eq!(parse_years("2023..2020"), None);
+        assert_eq!(parse_years("soon"), None);
+        assert_eq!(parse_years(".."), None);
+    }
+}

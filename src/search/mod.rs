@@ -1,0 +1,219 @@
+//! Search: query understanding (syntax, synonyms, typos, filters), ranking,
+//! snippets and more-like-this, over an opened index. No I/O beyond the index.
+
+pub mod boosts;
+mod compile;
+pub mod query;
+mod similar;
+mod spell;
+pub mod synonyms;
+
+use std::ops::Range;
+
+use tantivy::collector::{Count, TopDocs};
+use tantivy::query::Query;
+use tantivy::snippet::SnippetGenerator;
+use tantivy::{DocAddress, Searcher, TantivyDocument};
+
+pub use boosts::Boosts;
+pub use compile::{Rewrites, parse_years};
+pub use query::{FieldName, Node};
+pub use similar::similar;
+
+use crate::catalog::Vocabulary;
+use crate::error::Error;
+use crate::index::{Fields, OpenIndex, Record};
+use synonyms::Synonyms;
+
+const SNIPPET_CHARS: usize = 180;
+
+pub struct SearchRequest<'a> {
+    pub query: &'a str,
+    /// Filters from flags, applied as if written `field:value` in the query.
+    pub filters: Vec<(FieldName, String)>,
+    pub limit: usize,
+    pub explain: bool,
+}
+
+/// A fragment of a field with the byte ranges that matched the query.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Snippet {
+    pub field: &'static str,
+    pub text: String,
+    pub highlights: Vec<Range<usize>>,
+}
+
+#[derive(Debug, Clone)]
+pub struct Hit {
+    pub rank: usize,
+    pub score: f32,
+    pub record: Record,
+    pub snippet: Option<Snippet>,
+    pub explanation: Option<String>,
+}
+
+#[derive(Debug)]
+pub struct SearchOutcome {
+    pub hits: Vec<Hit>,
+    /// How many documents matched in all.
+    pub total: usize,
+    /// The query as understood.
+    pub parsed: String,
+    /// Repairs of the syntax (an unclosed quote, a cut query).
+    pub notes: Vec<String>,
+    pub rewrites: Rewrites,
+}
+
+pub fn search(
+    open: &OpenIndex,
+    vocabulary: &Vocabulary,
+    sections: &[String],
+    request: &SearchRequest<'_>,
+    boosts: Boosts,
+) -> Result<SearchOutcome, Error> {
+    // A listing: filters only, or everything.
+    let parsed = if request.query.trim().is_empty() {
+        query::Parsed {
+            root: Node::All,
+            notes: Vec::new(),
+        }
+    } else {
+        query::parse(request.query)?
+    };
+    let mut root = parsed.root;
+    if !request.filters.is_empty() {
+        let mut all = vec![root];
+        all.extend(request.filters.iter().map(|(field, value)| Node::Field {
+            field: *field,
+            value: value.clone(),
+            column: 0,
+        }));
+        root = Node::And(all);
+    }
+    let searcher = open.reader.searcher();
+    let fields = Fields::from_schema(&open.index.schema())?;
+    let synonyms = Synonyms::new(vocabulary);
+    let mut compiler = compile::Compiler::new(&searcher, &fields, &synonyms, sections, boosts);
+    let query = compiler.compile(&root)?;
+    let rewrites = compiler.rewrites.clone();
+    let (top, total) = searcher.search(
+        &*query,
+        &(
+            TopDocs::with_limit(request.limit.max(1)).order_by_score(),
+            Count,
+        ),
+    )?;
+    let mut hits = Vec::with_capacity(top.len());
+    for (score, address) in top {
+        let doc: TantivyDocument = searcher.doc(address)?;
+        hits.push(Hit {
+            rank: 0,
+            score,
+            record: Record::from_document(&doc, &fields),
+            snippet: None,
+            explanation: if request.explain {
+                Some(explain(&*query, &searcher, address)?)
+            } else {
+                None
+            },
+        });
+    }
+    // Equal scores (filters only, say): newest first, then by id, so that
+    // results do not depend on the order of documents in the index.
+    hits.sort_by(|a, b| {
+        b.score
+            .total_cmp(&a.score)
+            .then(b.record.year.cmp(&a.record.year))
+            .then(a.record.id.cmp(&b.record.id))
+    });
+    hits.truncate(request.limit);
+    add_snippets(&searcher, &fields, &*query, &mut hits)?;
+    for (i, hit) in hits.iter_mut().enumerate() {
+        hit.rank = i + 1;
+    }
+    Ok(SearchOutcome {
+        hits,
+        total,
+        parsed: root.to_string(),
+        notes: parsed.notes,
+        rewrites,
+    })
+}
+
+/// The best fragment of the note or abstract; the note when nothing matched.
+fn add_snippets(
+    searcher: &Searcher,
+    fields: &Fields,
+    query: &dyn Query,
+    hits: &mut [Hit],
+) -> Result<(), Error> {
+    let mut generators = Vec::new();
+    for (name, field) in [("abstract", fields.abstract_text), ("note", fields.note)] {
+        let mut generator = SnippetGenerator::create(searcher, query, field)?;
+        generator.set_max_num_chars(SNIPPET_CHARS);
+        generators.push((name, generator));
+    }
+    for hit in hits {
+        let mut best: Option<Snippet> = None;
+        for (name, generator) in &generators {
+            let text = match *name {
+                "abstract" => hit.record.abstract_text.as_deref(),
+                _ => Some(hit.record.note.as_str()),
+            };
+            let Some(text) = text else { continue };
+            let snippet = generator.snippet(text);
+            if snippet.highlighted().is_empty() {
+                continue;
+            }
+            if best
+                .as_ref()
+                .is_none_or(|b| snippet.highlighted().len() > b.highlights.len())
+            {
+                best = Some(Snippet {
+                    field: name,
+                    text: snippet.fragment().to_string(),
+                    highlights: snippet.highlighted().to_vec(),
+                });
+            }
+        }
+        hit.snippet = best.or_else(|| {
+            Some(Snippet {
+                field: "note",
+                text: hit.record.note.clone(),
+                highlights: Vec::new(),
+            })
+        });
+    }
+    Ok(())
+}
+
+/// A hit's score as a tree of contributions, one line per node.
+fn explain(query: &dyn Query, searcher: &Searcher, address: DocAddress) -> Result<String, Error> {
+    let explanation = query.explain(searcher, address)?;
+    let json: serde_json::Value =
+        serde_json::from_str(&explanation.to_pretty_json()).unwrap_or_default();
+    let mut out = String::new();
+    render_explanation(&json, 0, &mut out);
+    Ok(out)
+}
+
+fn render_explanation(node: &serde_json::Value, depth: usize, out: &mut String) {
+    let value = node
+        .get("value")
+        .and_then(serde_json::Value::as_f64)
+        .unwrap_or(0.0);
+    let description = node
+        .get("description")
+        .and_then(serde_json::Value::as_str)
+        .unwrap_or("");
+    // Deep BM25 internals (idf, tf parts) add little for a reader.
+    if depth > 4 || (value == 0.0 && depth > 0) {
+        return;
+    }
+    out.push_str(&format!("{}{value:.3} {description}\n", "  ".repeat(depth)));
+    if let Some(details) = node.get("details").and_then(serde_json::Value::as_array) {
+        for child in details {
+            render_explanation(child, depth + 1, out);
+        }
+    }
+}

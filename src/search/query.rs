@@ -1,0 +1,443 @@
+//! Query syntax: words, "quoted phrases", AND / OR / NOT, `-word`, `+word`,
+//! parentheses and `field:value` filters, parsed into a tree whose nodes keep
+//! their column so that errors can point at them.
+//!
+//! Lenient where a guess is safe (an unclosed quote runs to the end, a
+//! trailing operator is ignored), strict where it is not (unbalanced
+//! parentheses, unknown fields).
+
+use std::fmt;
+
+use crate::error::Error;
+
+/// Longer queries are cut to this many terms, with a note.
+pub const MAX_TERMS: usize = 64;
+const MAX_DEPTH: usize = 16;
+/// Characters beyond this are ignored before parsing, with a note.
+pub const MAX_QUERY_CHARS: usize = 4096;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FieldName {
+    Tag,
+    Section,
+    Author,
+    Venue,
+    Kind,
+    Year,
+    Title,
+    Id,
+    Arxiv,
+    Doi,
+}
+
+impl FieldName {
+    pub const ALL: &'static [(&'static str, FieldName)] = &[
+        ("tag", FieldName::Tag),
+        ("section", FieldName::Section),
+        ("author", FieldName::Author),
+        ("venue", FieldName::Venue),
+        ("kind", FieldName::Kind),
+        ("year", FieldName::Year),
+        ("title", FieldName::Title),
+        ("id", FieldName::Id),
+        ("arxiv", FieldName::Arxiv),
+        ("doi", FieldName::Doi),
+    ];
+
+    fn parse(name: &str) -> Option<FieldName> {
+        let name = name.to_ascii_lowercase();
+        let name = match name.as_str() {
+            "tags" => "tag",
+            "authors" | "by" => "author",
+            "years" => "year",
+            other => other,
+        };
+        FieldName::ALL
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, f)| *f)
+    }
+
+    pub fn as_str(self) -> &'static str {
+        FieldName::ALL
+            .iter()
+            .find(|(_, f)| *f == self)
+            .map_or("?", |(n, _)| n)
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Node {
+    Word {
+        text: String,
+        column: usize,
+    },
+    Phrase {
+        text: String,
+        column: usize,
+    },
+    Field {
+        field: FieldName,
+        value: String,
+        column: usize,
+    },
+    /// `-x` or `NOT x`.
+    Not(Box<Node>),
+    /// `+x`.
+    Required(Box<Node>),
+    /// `a AND b`.
+    And(Vec<Node>),
+    /// `a OR b`.
+    Or(Vec<Node>),
+    /// Terms side by side: each may match; more matches rank higher.
+    Group(Vec<Node>),
+    /// Every document (a listing with no words).
+    All,
+}
+
+impl fmt::Display for Node {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let list = |f: &mut fmt::Formatter<'_>, nodes: &[Node], sep: &str| {
+            let parts: Vec<String> = nodes.iter().map(ToString::to_string).collect();
+            write!(f, "({})", parts.join(sep))
+        };
+        match self {
+            Node::Word { text, .. } => write!(f, "{text}"),
+            Node::Phrase { text, .. } => write!(f, "\"{text}\""),
+            Node::Field { field, value, .. } => write!(f, "{}:{value:?}", field.as_str()),
+            Node::Not(n) => write!(f, "NOT {n}"),
+            Node::Required(n) => write!(f, "+{n}"),
+            Node::And(nodes) => list(f, nodes, " AND "),
+            Node::Or(nodes) => list(f, nodes, " OR "),
+            Node::Group(nodes) => list(f, nodes, " "),
+            Node::All => write!(f, "*"),
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Token {
+    Word(String),
+    Phrase(String),
+    Field(FieldName, String),
+    And,
+    Or,
+    Not,
+    Minus,
+    Plus,
+    Open,
+    Close,
+}
+
+/// A parsed query and what was changed to make it parse.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Parsed {
+    pub root: Node,
+    pub notes: Vec<String>,
+}
+
+pub fn parse(input: &str) -> Result<Parsed, Error> {
+    let mut notes = Vec::new();
+    let input: String = if input.chars().count() > MAX_QUERY_CHARS {
+        notes.push(format!(
+            "query cut to its first {MAX_QUERY_CHARS} characters"
+        ));
+        input.chars().take(MAX_QUERY_CHARS).collect()
+    } else {
+        input.to_string()
+    };
+    let mut tokens = lex(&input, &mut notes)?;
+    let terms = tokens
+        .iter()
+        .filter(|(t, _)| matches!(t, Token::Word(_) | Token::Phrase(_) | Token::Field(..)))
+        .count();
+    if terms == 0 {
+        return Err(Error::Query("the query has no words to search for".into()));
+    }
+    if terms > MAX_TERMS {
+        let mut seen = 0;
+        tokens.retain(|(t, _)| {
+            if matches!(t, Token::Word(_) | Token::Phrase(_) | Token::Field(..)) {
+                seen += 1;
+            }
+            seen <= MAX_TERMS || matches!(t, Token::Close)
+        });
+        notes.push(format!("query cut to its first {MAX_TERMS} terms"));
+    }
+    let mut parser = Parser {
+        tokens,
+        pos: 0,
+        depth: 0,
+    };
+    let root = parser.or_expr()?;
+    if let Some((_, column)) = parser.tokens.get(parser.pos) {
+        return Err(Error::Query(format!(
+            "unbalanced ')' at column {column}: remove it or add a '(' before it"
+        )));
+    }
+    Ok(Parsed { root, notes })
+}
+
+fn lex(input: &str, notes: &mut Vec<String>) -> Result<Vec<(Token, usize)>, Error> {
+    let chars: Vec<char> = input.chars().collect();
+    let mut tokens = Vec::new();
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        let column = i + 1;
+        if c.is_whitespace() || c.is_control() {
+            i += 1;
+        } else if c == '"' {
+            let (text, next) = quoted(&chars, i, notes);
+            tokens.push((Token::Phrase(text), column));
+            i = next;
+        } else if c == '(' {
+            tokens.push((Token::Open, column));
+            i += 1;
+        } else if c == ')' {
+            tokens.push((Token::Close, column));
+            i += 1;
+        } else if (c == '-' || c == '+')
+            && i + 1 < chars.len()
+            && !chars[i + 1].is_whitespace()
+            && at_term_start(&chars, i)
+        {
+            tokens.push((if c == '-' { Token::Minus } else { Token::Plus }, column));
+            i += 1;
+        } else {
+            let start = i;
+            while i < chars.len()
+                && !chars[i].is_whitespace()
+                && !matches!(chars[i], '"' | '(' | ')')
+            {
+                if chars[i] == ':' {
+                    break;
+                }
+                i += 1;
+            }
+            let word: String = chars[start..i].iter().collect();
+            let has_value = i + 1 < chars.len() && chars[i] == ':' && !chars[i + 1].is_whitespace();
+            if i < chars.len() && chars[i] == ':' && has_value && !word.is_empty() {
+                let Some(field) = FieldName::parse(&word) else {
+                    let known: Vec<&str> = FieldName::ALL.iter().map(|(n, _)| *n).collect();
+                    return Err(Error::Query(format!(
+                        "unknown field `{word}:` at column {column} (fields: {}); put the words in quotes to search for them",
+                        known.join(", ")
+                    )));
+                };
+                i += 1;
+                let value = if chars[i] == '"' {
+                    let (text, next) = quoted(&chars, i, notes);
+                    i = next;
+                    text
+                } else {
+                    let vstart = i;
+                    while i < chars.len()
+                        && !chars[i].is_whitespace()
+                        && !matches!(chars[i], '(' | ')')
+                    {
+                        i += 1;
+                    }
+                    chars[vstart..i].iter().collect()
+                };
+                tokens.push((Token::Field(field, value), column));
+                continue;
+            }
+            if i < chars.len() && chars[i] == ':' {
+                i += 1; // a colon ending a word ("GPipe: ...") is punctuation
+            }
+            let token = match word.as_str() {
+                "AND" | "&&" => Token::And,
+                "OR" | "||" => Token::Or,
+                "NOT" => Token::Not,
+                "" => continue,
+                _ => Token::Word(word),
+            };
+            tokens.push((token, column));
+        }
+    }
+    Ok(tokens)
+}
+
+/// A `-` or `+` starts a term only at the start of a word ("-x", not "a-b").
+fn at_term_start(chars: &[char], i: usize) -> bool {
+    i == 0 || chars[i - 1].is_whitespace() || chars[i - 1] == '('
+}
+
+fn quoted(chars: &[char], open: usize, notes: &mut Vec<String>) -> (String, usize) {
+    match chars[open + 1..].iter().position(|&c| c == '"') {
+        Some(len) => (
+            chars[open + 1..open + 1 + len].iter().collect(),
+            open + len + 2,
+        ),
+        None => {
+            notes.push(format!("closed the quote opened at column {}", open + 1));
+            (chars[open + 1..].iter().collect(), chars.len())
+        }
+    }
+}
+
+struct Parser {
+    tokens: Vec<(Token, usize)>,
+    pos: usize,
+    depth: usize,
+}
+
+impl Parser {
+    fn peek(&self) -> Option<&Token> {
+        self.tokens.get(self.pos).map(|(t, _)| t)
+    }
+
+    fn or_expr(&mut self) -> Result<Node, Error> {
+        let mut alternatives = vec![self.and_expr()?];
+        while self.peek() == Some(&Token::Or) {
+            self.pos += 1;
+            alternatives.push(self.and_expr()?);
+        }
+        Ok(flatten(alternatives, Node::Or))
+    }
+
+    fn and_expr(&mut self) -> Result<Node, Error> {
+        // Side-by-side terms form groups; AND joins groups.
+        let mut conjuncts = Vec::new();
+        let mut group = Vec::new();
+        loop {
+            match self.peek() {
+                None | Some(Token::Or) | Some(Token::Close) => break,
+                Some(Token::And) => {
+                    self.pos += 1;
+                    if !group.is_empty() {
+                        conjuncts.push(flatten(std::mem::take(&mut group), Node::Group));
+                    }
+                }
+                _ => {
+                    if let Some(node) = self.unary()? {
+                        group.push(node);
+                    }
+                }
+            }
+        }
+        if !group.is_empty() {
+            conjuncts.push(flatten(group, Node::Group));
+        }
+        Ok(flatten(conjuncts, Node::And))
+    }
+
+    fn unary(&mut self) -> Result<Option<Node>, Error> {
+        let Some((token, column)) = self.tokens.get(self.pos).cloned() else {
+            return Ok(None);
+        };
+        self.pos += 1;
+        Ok(match token {
+            Token::Minus | Token::Not => self.unary()?.map(|n| Node::Not(Box::new(n))),
+            Token::Plus => self.unary()?.map(|n| Node::Required(Box::new(n))),
+            Token::Word(text) => Some(Node::Word { text, column }),
+            Token::Phrase(text) => Some(Node::Phrase { text, column }),
+            Token::Field(field, value) => Some(Node::Field {
+                field,
+                value,
+                column,
+            }),
+            Token::Open => {
+                self.depth += 1;
+                if self.depth > MAX_DEPTH {
+                    return Err(Error::Query(format!(
+                        "parentheses nested more than {MAX_DEPTH} deep at column {column}"
+                    )));
+                }
+                let inner = self.or_expr()?;
+                if self.peek() != Some(&Token::Close) {
+                    return Err(Error::Query(format!(
+                        "unbalanced '(' at column {column}: add a ')' to close it"
+                    )));
+                }
+                self.pos += 1;
+                self.depth -= 1;
+                Some(inner)
+            }
+            Token::Close | Token::And | Token::Or => None,
+        })
+    }
+}
+
+fn flatten(mut nodes: Vec<Node>, wrap: fn(Vec<Node>) -> Node) -> Node {
+    if nodes.len() == 1 {
+        nodes.pop().unwrap_or(Node::Group(Vec::new()))
+    } else {
+        wrap(nodes)
+    }
+}
+
+/// Every word of the query tree, for reporting and spelling.
+pub fn words(node: &Node, out: &mut Vec<String>) {
+    match node {
+        Node::Word { text, .. } | Node::Phrase { text, .. } => out.push(text.clone()),
+        Node::Field { .. } | Node::All => {}
+        Node::Not(n) | Node::Required(n) => words(n, out),
+        Node::And(ns) | Node::Or(ns) | Node::Group(ns) => ns.iter().for_each(|n| words(n, out)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn show(q: &str) -> String {
+        parse(q)
+            .map(|p| p.root.to_string())
+            .unwrap_or_else(|e| format!("error: {e}"))
+    }
+
+    #[test]
+    fn words_phrases_and_operators() {
+        assert_eq!(show("pipeline bubble"), "(pipeline bubble)");
+        assert_eq!(
+            show("\"pipeline bubble\" -gpipe"),
+            "(\"pipeline bubble\" NOT gpipe)"
+        );
+        assert_eq!(
+            show("moe AND (training OR inference)"),
+            "(moe AND (training OR inference))"
+        );
+        assert_eq!(show("NOT zero +offload"), "(NOT zero +offload)");
+        assert_eq!(show("all-reduce"), "all-reduce");
+    }
+
+    #[test]
+    fn fields_and_ranges() {
+        assert_eq!(
+            show("tag:moe year:2020..2023"),
+            "(tag:\"moe\" year:\"2020..2023\")"
+        );
+        assert_eq!(
+            show("author:\"Deepak Narayanan\""),
+            "author:\"Deepak Narayanan\""
+        );
+        assert_eq!(show("GPipe: giant"), "(GPipe giant)");
+    }
+
+    #[test]
+    fn errors_point_at_columns() {
+        assert_eq!(
+            show("(pipeline"),
+            "error: unbalanced '(' at column 1: add a ')' to close it"
+        );
+        assert_eq!(
+            show("pipeline)"),
+            "error: unbalanced ')' at column 9: remove it or add a '(' before it"
+        );
+        assert!(show("colour:red").starts_with("error: unknown field `colour:` at column 1"));
+        assert_eq!(show("   "), "error: the query has no words to search for");
+        assert!(show(&"(".repeat(40)).contains("nested more than 16 deep"));
+    }
+
+    #[test]
+    fn lenient_repairs_are_noted() {
+        let parsed = parse("\"pipeline bubble").unwrap();
+        assert_eq!(parsed.root.to_string(), "\"pipeline bubble\"");
+        assert_eq!(parsed.notes, ["closed the quote opened at column 1"]);
+        let long = "word ".repeat(500);
+        let parsed = parse(&long).unwrap();
+        assert!(parsed.notes[0].contains("64 terms"));
+    }
+}

@@ -1,0 +1,109 @@
+//! Typo repair: a query word that matches nothing is replaced by the closest
+//! word of the index's dictionary (the unstemmed `words` field), allowing more
+//! edits for longer words.
+
+use tantivy::Searcher;
+use tantivy::schema::Field;
+
+/// Edits allowed for a word of `len` characters: none for short words, where
+/// any edit makes a different word.
+pub fn max_edits(len: usize) -> usize {
+    match len {
+        0..=3 => 0,
+        4..=6 => 1,
+        _ => 2,
+    }
+}
+
+/// The dictionary word closest to `word` (lower case), preferring fewer edits
+/// and then more documents; `None` when nothing is close enough.
+pub fn correct(searcher: &Searcher, field: Field, word: &str) -> Option<String> {
+    let word: Vec<char> = word.chars().collect();
+    let limit = max_edits(word.len());
+    if limit == 0 {
+        return None;
+    }
+    let mut best: Option<(usize, u32, String)> = None;
+    for segment in searcher.segment_readers() {
+        let Ok(inverted) = segment.inverted_index(field) else {
+            continue;
+        };
+        let Ok(mut stream) = inverted.terms().stream() else {
+            continue;
+        };
+        while stream.advance() {
+            let Ok(candidate) = std::str::from_utf8(stream.key()) else {
+                continue;
+            };
+            let candidate_chars: Vec<char> = candidate.chars().collect();
+            if candidate_chars.len().abs_diff(word.len()) > limit {
+                continue;
+            }
+            let Some(distance) = bounded_distance(&word, &candidate_chars, limit) else {
+                continue;
+            };
+            let doc_freq = stream.value().doc_freq;
+            let better = match &best {
+                None => true,
+                Some((d, f, _)) => distance < *d || (distance == *d && doc_freq > *f),
+            };
+            if better && distance > 0 {
+                best = Some((distance, doc_freq, candidate.to_string()));
+            }
+        }
+    }
+    best.map(|(_, _, w)| w)
+}
+
+/// Optimal string alignment distance (a transposition is one edit), or
+/// `None` once it must exceed `limit`.
+fn bounded_distance(a: &[char], b: &[char], limit: usize) -> Option<usize> {
+    let (n, m) = (a.len(), b.len());
+    let mut prev2 = vec![0usize; m + 1];
+    let mut prev: Vec<usize> = (0..=m).collect();
+    let mut cur = vec![0usize; m + 1];
+    for i in 1..=n {
+        cur[0] = i;
+        let mut row_min = cur[0];
+        for j in 1..=m {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            let mut value = (prev[j] + 1).min(cur[j - 1] + 1).min(prev[j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                value = value.min(prev2[j - 2] + 1);
+            }
+            cur[j] = value;
+            row_min = row_min.min(value);
+        }
+        if row_min > limit {
+            return None;
+        }
+        std::mem::swap(&mut prev2, &mut prev);
+        std::mem::swap(&mut prev, &mut cur);
+    }
+    (prev[m] <= limit).then_some(prev[m])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn d(a: &str, b: &str) -> Option<usize> {
+        let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+        bounded_distance(&a, &b, 2)
+    }
+
+    #[test]
+    fn transpositions_count_once() {
+        assert_eq!(d("megatorn", "megatron"), Some(1));
+        assert_eq!(d("pipline", "pipeline"), Some(1));
+        assert_eq!(d("pipeline", "pipeline"), Some(0));
+        assert_eq!(d("offload", "overlap"), None);
+    }
+
+    #[test]
+    fn short_words_are_not_corrected() {
+        assert_eq!(max_edits(3), 0);
+        assert_eq!(max_edits(5), 1);
+        assert_eq!(max_edits(8), 2);
+    }
+}

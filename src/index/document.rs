@@ -16,6 +16,8 @@ pub struct Record {
     pub kind: String,
     pub title: String,
     pub authors: Vec<String>,
+    /// `authors` are only the first authors.
+    pub et_al: bool,
     pub venue: Option<String>,
     pub year: Option<i64>,
     pub section: String,
@@ -32,16 +34,15 @@ impl Record {
     /// The entry, completed by the cache: its full author list, its abstract
     /// and identifiers that lookups found.
     pub fn from_entry(entry: &Entry, cached: Option<&CachedEntry>) -> Record {
-        let authors = cached
-            .and_then(|c| c.authors.as_ref())
-            .filter(|a| !a.value.is_empty())
-            .map_or_else(|| entry.authors.clone(), |a| a.value.clone());
+        let fetched = cached.and_then(|c| c.authors.as_ref()).filter(|a| !a.value.is_empty());
+        let authors = fetched.map_or_else(|| entry.authors.clone(), |a| a.value.clone());
         let abstract_sourced = cached.and_then(|c| c.abstract_text.as_ref());
         Record {
             id: entry.id.clone(),
             kind: entry.kind.as_str().to_string(),
             title: entry.title.clone(),
             authors,
+            et_al: entry.et_al && fetched.is_none(),
             venue: entry.venue.clone(),
             year: entry.year,
             section: entry.section.clone(),
@@ -70,6 +71,7 @@ impl Record {
         for author in &self.authors {
             doc.add_text(fields.authors, author);
         }
+        doc.add_u64(fields.et_al, u64::from(self.et_al));
         if let Some(venue) = &self.venue {
             doc.add_text(fields.venue, venue);
         }
@@ -129,6 +131,7 @@ impl Record {
             kind: text(fields.kind).unwrap_or_default(),
             title: text(fields.title).unwrap_or_default(),
             authors: all(fields.authors),
+            et_al: doc.get_first(fields.et_al).and_then(|v| v.as_u64()) == Some(1),
             venue: text(fields.venue),
             year: doc.get_first(fields.year).and_then(|v| v.as_i64()),
             section: text(fields.section).unwrap_or_default(),

@@ -7,7 +7,7 @@ use tantivy::schema::{
 use super::analysis::{ENGLISH, NAMES};
 
 /// Bumped whenever fields or analyzers change, so old indexes are rebuilt.
-pub const SCHEMA_VERSION: u32 = 1;
+pub const SCHEMA_VERSION: u32 = 2;
 
 /// Handles of every field of the schema.
 #[derive(Debug, Clone)]
@@ -34,6 +34,8 @@ pub struct Fields {
     pub doi: Field,
     /// Where the abstract came from (stored only).
     pub abstract_source: Field,
+    /// 1 when `authors` lists only the first authors (stored only).
+    pub et_al: Field,
 }
 
 fn text(analyzer: &str, stored: bool) -> TextOptions {
@@ -68,6 +70,7 @@ pub fn build_schema() -> (Schema, Fields) {
         arxiv: b.add_text_field("arxiv", STRING | STORED),
         doi: b.add_text_field("doi", STRING | STORED),
         abstract_source: b.add_text_field("abstract_source", STORED),
+        et_al: b.add_u64_field("et_al", STORED),
     };
     (b.build(), fields)
 }
@@ -93,6 +96,7 @@ impl Fields {
             arxiv: f("arxiv")?,
             doi: f("doi")?,
             abstract_source: f("abstract_source")?,
+            et_al: f("et_al")?,
         })
     }
 }

@@ -27,6 +27,14 @@ pub struct OpenIndex {
     pub path: PathBuf,
 }
 
+impl OpenIndex {
+    /// Whether this program can read the index (an older build may have
+    /// written other fields).
+    pub fn is_compatible(&self) -> bool {
+        super::Fields::from_schema(&self.index.schema()).is_ok()
+    }
+}
+
 pub struct IndexDir {
     root: PathBuf,
 }

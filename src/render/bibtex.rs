@@ -41,7 +41,7 @@ pub fn entry(r: &Record) -> String {
     };
     field("title", &protect_title(&r.title));
     let mut authors: Vec<String> = r.authors.iter().map(|a| escape(a)).collect();
-    if !authors.is_empty() && r.authors.len() == 1 && r.kind == "paper" {
+    if r.et_al {
         // The catalog lists only first authors until metadata is fetched.
         authors.push("others".to_string());
     }
@@ -149,6 +149,7 @@ mod tests {
             title: "GPipe: Efficient Training of Giant Neural Networks using Pipeline Parallelism"
                 .into(),
             authors: vec!["Yanping Huang".into()],
+            et_al: true,
             venue: Some("NeurIPS".into()),
             year: Some(2019),
             url: "https://example.org/gpipe.pdf".into(),

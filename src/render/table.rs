@@ -54,7 +54,7 @@ pub fn byline(r: &Record) -> String {
     let mut parts = Vec::new();
     match r.authors.as_slice() {
         [] => {}
-        [one] => parts.push(inert(one)),
+        [one] if !r.et_al => parts.push(inert(one)),
         [first, ..] => parts.push(format!("{} et al.", inert(first))),
     }
     let venue_year = match (&r.venue, r.year) {

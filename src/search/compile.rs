@@ -148,6 +148,13 @@ impl<'a> Compiler<'a> {
             if let Some((len, tag)) = self.synonyms.longest_at(run, i) {
                 let span = run[i..i + len].join(" ");
                 clauses.push((Occur::Should, self.concept(&span, tag)));
+                // The words still count on their own: "pipeline bubble" is
+                // about bubbles, not any pipeline work.
+                if len > 1 {
+                    for word in &run[i..i + len] {
+                        clauses.push((Occur::Should, self.text(word, 1.0)));
+                    }
+                }
                 self.pairs(&plain, clauses);
                 plain.clear();
                 i += len;

@@ -25,7 +25,7 @@ use crate::error::Error;
 use crate::index::{Fields, OpenIndex, Record};
 use synonyms::Synonyms;
 
-const SNIPPET_CHARS: usize = 180;
+const SNIPPET_CHARS: usize = 240;
 
 pub struct SearchRequest<'a> {
     pub query: &'a str,
@@ -169,11 +169,7 @@ fn add_snippets(
                 .as_ref()
                 .is_none_or(|b| snippet.highlighted().len() > b.highlights.len())
             {
-                best = Some(Snippet {
-                    field: name,
-                    text: snippet.fragment().to_string(),
-                    highlights: snippet.highlighted().to_vec(),
-                });
+                best = Some(excerpt(name, text, &snippet));
             }
         }
         hit.snippet = best.or_else(|| {
@@ -185,6 +181,23 @@ fn add_snippets(
         });
     }
     Ok(())
+}
+
+/// The fragment with an ellipsis on each side where the field goes on.
+fn excerpt(field: &'static str, text: &str, snippet: &tantivy::snippet::Snippet) -> Snippet {
+    let range = snippet.fragment_range();
+    let (before, after) = (range.start > 0, range.end < text.len());
+    let mut out = String::new();
+    if before {
+        out.push_str("…");
+    }
+    out.push_str(snippet.fragment());
+    if after {
+        out.push('…');
+    }
+    let shift = if before { '…'.len_utf8() } else { 0 };
+    let highlights = snippet.highlighted().iter().map(|h| h.start + shift..h.end + shift).collect();
+    Snippet { field, text: out, highlights }
 }
 
 /// A hit's score as a tree of contributions, one line per node.

@@ -34,7 +34,9 @@ impl Record {
     /// The entry, completed by the cache: its full author list, its abstract
     /// and identifiers that lookups found.
     pub fn from_entry(entry: &Entry, cached: Option<&CachedEntry>) -> Record {
-        let fetched = cached.and_then(|c| c.authors.as_ref()).filter(|a| !a.value.is_empty());
+        let fetched = cached
+            .and_then(|c| c.authors.as_ref())
+            .filter(|a| !a.value.is_empty());
         let authors = fetched.map_or_else(|| entry.authors.clone(), |a| a.value.clone());
         let abstract_sourced = cached.and_then(|c| c.abstract_text.as_ref());
         Record {

@@ -99,13 +99,14 @@ fn protect_title(title: &str) -> String {
     title
         .split(' ')
         .map(|word| {
-            let escaped = escape(word);
-            let capitals_inside = word.chars().skip(1).any(char::is_uppercase);
-            if capitals_inside {
-                format!("{{{escaped}}}")
-            } else {
-                escaped
+            let core = word.trim_matches(|c: char| !c.is_alphanumeric());
+            if !core.chars().skip(1).any(char::is_uppercase) {
+                return escape(word);
             }
+            let start = word.find(core).unwrap_or(0);
+            let (head, rest) = word.split_at(start);
+            let (core, tail) = rest.split_at(core.len());
+            format!("{}{{{}}}{}", escape(head), escape(core), escape(tail))
         })
         .collect::<Vec<_>>()
         .join(" ")

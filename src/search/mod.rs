@@ -189,15 +189,23 @@ fn excerpt(field: &'static str, text: &str, snippet: &tantivy::snippet::Snippet)
     let (before, after) = (range.start > 0, range.end < text.len());
     let mut out = String::new();
     if before {
-        out.push_str("…");
+        out.push('…');
     }
     out.push_str(snippet.fragment());
     if after {
         out.push('…');
     }
     let shift = if before { '…'.len_utf8() } else { 0 };
-    let highlights = snippet.highlighted().iter().map(|h| h.start + shift..h.end + shift).collect();
-    Snippet { field, text: out, highlights }
+    let highlights = snippet
+        .highlighted()
+        .iter()
+        .map(|h| h.start + shift..h.end + shift)
+        .collect();
+    Snippet {
+        field,
+        text: out,
+        highlights,
+    }
 }
 
 /// A hit's score as a tree of contributions, one line per node.

@@ -428,7 +428,7 @@ mod tests {
         );
         assert!(show("colour:red").starts_with("error: unknown field `colour:` at column 1"));
         assert_eq!(show("   "), "error: the query has no words to search for");
-        assert!(show(&"(".repeat(40)).contains("nested more than 16 deep"));
+        assert!(show(&format!("{}x", "(".repeat(40))).contains("nested more than 16 deep"));
     }
 
     #[test]

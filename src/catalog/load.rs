@@ -25,7 +25,10 @@ pub fn load_dir(dir: &Path) -> Result<(Catalog, Vec<Problem>), Error> {
     let mut paths = Vec::new();
     for item in read_dir {
         let path = item.map_err(|e| Error::io(dir, e))?.path();
-        if path.extension().is_some_and(|x| x == "toml") && path.is_file() {
+        let settings = path
+            .file_name()
+            .is_some_and(|n| n == crate::search::boosts::RANKING_FILE);
+        if path.extension().is_some_and(|x| x == "toml") && path.is_file() && !settings {
             paths.push(path);
         }
     }

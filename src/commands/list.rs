@@ -34,7 +34,7 @@ pub fn run(
         &catalog.vocabulary,
         &sections,
         &request,
-        Boosts::default(),
+        Boosts::load(locations.catalog_dir().ok())?,
     )?;
     // List order: sections as in the list, entries as in their file.
     let order = |id: &str| {

@@ -31,7 +31,7 @@ pub fn run(
         &catalog.vocabulary,
         &sections,
         &request,
-        Boosts::default(),
+        Boosts::load(locations.catalog_dir().ok())?,
     )?;
     let format = if args.json { Format::Json } else { args.format };
     report_rewrites(&outcome, args.explain, format, err);

@@ -1,7 +1,6 @@
 //! Analyzers: how text becomes terms, for documents and queries alike.
 //!
-//! Prose is lower-cased, folded to ASCII, stripped of English stop words and
-//! stemmed; names are only lower-cased and folded. Technical spellings that
+//! Prose is lower-cased, folded to ASCII and stemmed; names are only lower-cased and folded. Technical spellings that
 //! differ by a hyphen or a space ("all-reduce", "all reduce", "allreduce";
 //! "3-D", "3D") meet in the `joined` field, which holds each adjacent pair of
 //! words written together.
@@ -9,24 +8,21 @@
 use tantivy::Index;
 use tantivy::tokenizer::{
     AsciiFoldingFilter, Language, LowerCaser, RemoveLongFilter, SimpleTokenizer, Stemmer,
-    StopWordFilter, TextAnalyzer,
+    TextAnalyzer,
 };
 
 pub const ENGLISH: &str = "distml_english";
 pub const NAMES: &str = "distml_names";
 
+/// No stop-word filter: in this field "all-to-all" and "one-forward-one-
+/// backward" are made of stop words, and BM25 already discounts common words.
 pub fn english() -> TextAnalyzer {
-    let builder = TextAnalyzer::builder(SimpleTokenizer::default())
+    TextAnalyzer::builder(SimpleTokenizer::default())
         .filter(RemoveLongFilter::limit(40))
         .filter(LowerCaser)
-        .filter(AsciiFoldingFilter);
-    match StopWordFilter::new(Language::English) {
-        Some(stop) => builder
-            .filter(stop)
-            .filter(Stemmer::new(Language::English))
-            .build(),
-        None => builder.filter(Stemmer::new(Language::English)).build(),
-    }
+        .filter(AsciiFoldingFilter)
+        .filter(Stemmer::new(Language::English))
+        .build()
 }
 
 pub fn names() -> TextAnalyzer {
@@ -60,15 +56,14 @@ pub fn terms(analyzer: &mut TextAnalyzer, text: &str) -> Vec<String> {
         .collect()
 }
 
-/// Each adjacent pair of words written together: "ZeRO-Offload for all reduce"
-/// gives "zerooffload offloadfor forall allreduce".
+/// Each run of two and three adjacent words written together: "ZeRO-Offload
+/// for all-to-all" gives "zerooffload offloadfor forall allto toall
+/// zerooffloadfor offloadforall forallto alltoall".
 pub fn joined_pairs(text: &str) -> String {
     let words = terms(&mut names(), text);
-    words
-        .windows(2)
-        .map(|pair| format!("{}{}", pair[0], pair[1]))
-        .collect::<Vec<_>>()
-        .join(" ")
+    let pairs = words.windows(2).map(|w| w.concat());
+    let triples = words.windows(3).map(|w| w.concat());
+    pairs.chain(triples).collect::<Vec<_>>().join(" ")
 }
 
 #[cfg(test)]
@@ -76,21 +71,21 @@ mod tests {
     use super::*;
 
     #[test]
-    fn spellings_meet_in_joined_pairs() {
+    fn spellings_meet_in_joined_runs() {
         assert_eq!(joined_pairs("all-reduce"), "allreduce");
         assert_eq!(joined_pairs("All Reduce"), "allreduce");
+        assert_eq!(joined_pairs("all-to-all"), "allto toall alltoall");
         assert_eq!(
-            joined_pairs("ZeRO-Offload: Democratizing"),
-            "zerooffload offloaddemocratizing"
+            joined_pairs("3-D parallelism"),
+            "3d dparallelism 3dparallelism"
         );
-        assert_eq!(joined_pairs("3-D parallelism"), "3d dparallelism");
     }
 
     #[test]
-    fn english_stems_and_drops_stop_words() {
+    fn english_stems_and_keeps_short_words() {
         assert_eq!(
             terms(&mut english(), "Training of the Pipelines"),
-            ["train", "pipelin"]
+            ["train", "of", "the", "pipelin"]
         );
         assert_eq!(
             terms(&mut names(), "Zürich Narayanan"),

@@ -1,8 +1,19 @@
-//! Ranking weights, in one place. Tuned on the relevance set in
-//! `tests/relevance.rs`; change them there, not in the query code.
+//! Ranking weights, in one place. The defaults are tuned on the relevance set
+//! (`tests/fixtures/relevance.txt`); a catalog may override any of them in
+//! `ranking.toml`, which is how tuning experiments are run.
+
+use std::path::Path;
+
+use serde::Deserialize;
+
+use crate::error::Error;
+
+/// The optional file of ranking weights in a catalog folder.
+pub const RANKING_FILE: &str = "ranking.toml";
 
 /// How much a match in each field counts, relative to the abstract.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, Deserialize)]
+#[serde(default, deny_unknown_fields)]
 pub struct Boosts {
     pub title: f32,
     pub tag_text: f32,
@@ -27,15 +38,34 @@ impl Default for Boosts {
         Boosts {
             title: 3.0,
             tag_text: 2.0,
-            note: 1.5,
+            note: 2.0,
             abstract_text: 1.0,
             authors: 1.0,
             venue: 0.8,
-            joined: 1.5,
+            joined: 2.0,
             tag: 2.5,
-            synonym_text: 0.5,
+            synonym_text: 0.25,
             identifier: 10.0,
             tie_breaker: 0.2,
+        }
+    }
+}
+
+impl Boosts {
+    /// The defaults, overridden by `ranking.toml` in `catalog_dir` if present.
+    pub fn load(catalog_dir: Option<&Path>) -> Result<Boosts, Error> {
+        let Some(path) = catalog_dir.map(|d| d.join(RANKING_FILE)) else {
+            return Ok(Boosts::default());
+        };
+        match std::fs::read_to_string(&path) {
+            Ok(text) => toml::from_str(&text).map_err(|e| {
+                let line = e
+                    .span()
+                    .map_or(1, |s| text[..s.start].matches('\n').count() + 1);
+                Error::Usage(format!("{}:{line}: {}", path.display(), e.message()))
+            }),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Boosts::default()),
+            Err(e) => Err(Error::io(&path, e)),
         }
     }
 }

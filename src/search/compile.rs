@@ -293,7 +293,19 @@ impl<'a> Compiler<'a> {
                 per_field.push(Box::new(BoostQuery::new(q, weight)));
             }
         }
+        // "all-reduce" also finds "allreduce" written as one word.
         let joined = squash(text);
+        if terms_with_positions(&mut self.names, text).len() > 1 {
+            for (field, weight) in [
+                (f.title, b.title),
+                (f.note, b.note),
+                (f.abstract_text, b.abstract_text),
+            ] {
+                if let Some(q) = field_query(&mut self.english, field, &joined) {
+                    per_field.push(Box::new(BoostQuery::new(q, weight)));
+                }
+            }
+        }
         if !joined.is_empty() {
             let q: Q = Box::new(TermQuery::new(
                 Term::from_field_text(f.joined, &joined),

@@ -19,6 +19,9 @@ pub fn run(
 ) -> Result<bool, Error> {
     let (catalog, open) = ready_index(locations, err)?;
     let query = args.query.join(" ");
+    if query.trim().is_empty() {
+        return Err(Error::Query("the query has no words to search for".into()));
+    }
     let sections: Vec<String> = catalog.sections.iter().map(|s| s.name.clone()).collect();
     let request = SearchRequest {
         query: &query,

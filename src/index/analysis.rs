@@ -8,7 +8,7 @@
 use tantivy::Index;
 use tantivy::tokenizer::{
     AsciiFoldingFilter, Language, LowerCaser, RemoveLongFilter, SimpleTokenizer, Stemmer,
-    TextAnalyzer,
+    StopWordFilter, TextAnalyzer,
 };
 
 pub const ENGLISH: &str = "distml_english";
@@ -31,6 +31,17 @@ pub fn names() -> TextAnalyzer {
         .filter(LowerCaser)
         .filter(AsciiFoldingFilter)
         .build()
+}
+
+/// Names without English stop words: tells a query of only "the of and".
+pub fn names_without_stop_words() -> TextAnalyzer {
+    let builder = TextAnalyzer::builder(SimpleTokenizer::default())
+        .filter(LowerCaser)
+        .dynamic();
+    match StopWordFilter::new(Language::English) {
+        Some(stop) => builder.filter_dynamic(stop).build(),
+        None => builder.build(),
+    }
 }
 
 /// Registers the analyzers on an index (needed after every open).

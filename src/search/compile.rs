@@ -46,6 +46,8 @@ pub struct Compiler<'a> {
     names: TextAnalyzer,
     /// Whether any clause can score (false for pure filters).
     pub scoring: bool,
+    /// Whether any filter was applied.
+    pub filtered: bool,
 }
 
 type Q = Box<dyn Query>;
@@ -68,6 +70,7 @@ impl<'a> Compiler<'a> {
             english: analysis::english(),
             names: analysis::names(),
             scoring: false,
+            filtered: false,
         }
     }
 
@@ -108,6 +111,7 @@ impl<'a> Compiler<'a> {
     /// names and joined spellings; each term may match.
     fn group(&mut self, children: &[Node]) -> Result<Q, Error> {
         let mut clauses: Vec<(Occur, Q)> = Vec::new();
+        let mut filters: Vec<(Occur, Q)> = Vec::new();
         let mut run: Vec<&str> = Vec::new();
         for child in children {
             match child {
@@ -130,11 +134,20 @@ impl<'a> Compiler<'a> {
                 }
                 Node::Not(inner) => clauses.push((Occur::MustNot, self.compile(inner)?)),
                 Node::Required(inner) => clauses.push((Occur::Must, self.compile(inner)?)),
-                Node::Field { .. } => clauses.push((Occur::Must, self.compile(child)?)),
+                Node::Field { .. } => filters.push((Occur::Must, self.compile(child)?)),
                 other => clauses.push((Occur::Should, self.compile(other)?)),
             }
         }
         self.words(&run, &mut clauses);
+        // Filters narrow the words' matches; they must not make every word
+        // optional, so the words become one required alternative.
+        if !filters.is_empty() && clauses.iter().any(|(o, _)| *o == Occur::Should) {
+            let (should, rest): (Vec<_>, Vec<_>) =
+                clauses.into_iter().partition(|(o, _)| *o == Occur::Should);
+            clauses = rest;
+            clauses.push((Occur::Must, Box::new(BooleanQuery::new(should))));
+        }
+        clauses.extend(filters);
         Ok(with_positive(clauses))
     }
 
@@ -420,6 +433,7 @@ impl<'a> Compiler<'a> {
             FieldName::Arxiv => exact(f.arxiv, ident::strip_version(value)),
             FieldName::Doi => exact(f.doi, &value.to_lowercase()),
         };
+        self.filtered = true;
         Ok(Box::new(ConstScoreQuery::new(query, 0.0)))
     }
 

@@ -80,6 +80,7 @@ pub fn search(
     } else {
         query::parse(request.query)?
     };
+    only_common_words(&parsed.root)?;
     let mut root = parsed.root;
     if !request.filters.is_empty() {
         let mut all = vec![root];
@@ -95,6 +96,12 @@ pub fn search(
     let synonyms = Synonyms::new(vocabulary);
     let mut compiler = compile::Compiler::new(&searcher, &fields, &synonyms, sections, boosts);
     let query = compiler.compile(&root)?;
+    if !matches!(root, Node::All) && !compiler.scoring && !compiler.filtered {
+        return Err(Error::Query(format!(
+            "the query has no searchable words: {}",
+            request.query.trim()
+        )));
+    }
     let rewrites = compiler.rewrites.clone();
     let (top, total) = searcher.search(
         &*query,
@@ -138,6 +145,25 @@ pub fn search(
         notes: parsed.notes,
         rewrites,
     })
+}
+
+/// Every match of "the of and" would be noise: say so instead.
+fn only_common_words(root: &Node) -> Result<(), Error> {
+    let mut words = Vec::new();
+    query::words(root, &mut words);
+    let mut has_field = false;
+    root.visit(&mut |n| has_field |= matches!(n, Node::Field { .. }));
+    let text = words.join(" ");
+    let mut all = crate::index::analysis::names();
+    let mut content = crate::index::analysis::names_without_stop_words();
+    let total = crate::index::analysis::terms(&mut all, &text).len();
+    if !has_field && total > 0 && crate::index::analysis::terms(&mut content, &text).is_empty() {
+        return Err(Error::Query(format!(
+            "the query has only common words ({}): add a more specific one",
+            words.join(", ")
+        )));
+    }
+    Ok(())
 }
 
 /// The best fragment of the note or abstract; the note when nothing matched.

@@ -368,6 +368,18 @@ fn flatten(mut nodes: Vec<Node>, wrap: fn(Vec<Node>) -> Node) -> Node {
     }
 }
 
+impl Node {
+    /// Calls `f` on this node and every node below it.
+    pub fn visit(&self, f: &mut dyn FnMut(&Node)) {
+        f(self);
+        match self {
+            Node::Not(n) | Node::Required(n) => n.visit(f),
+            Node::And(ns) | Node::Or(ns) | Node::Group(ns) => ns.iter().for_each(|n| n.visit(f)),
+            _ => {}
+        }
+    }
+}
+
 /// Every word of the query tree, for reporting and spelling.
 pub fn words(node: &Node, out: &mut Vec<String>) {
     match node {

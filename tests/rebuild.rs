@@ -22,7 +22,12 @@ fn large_section(n: usize) -> String {
 
 fn generations(index: &Path) -> Vec<String> {
     let mut names: Vec<String> = std::fs::read_dir(index)
-        .map(|rd| rd.flatten().map(|e| e.file_name().to_string_lossy().into_owned()).filter(|n| n.starts_with("gen-")).collect())
+        .map(|rd| {
+            rd.flatten()
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .filter(|n| n.starts_with("gen-"))
+                .collect()
+        })
         .unwrap_or_default();
     names.sort();
     names
@@ -30,7 +35,11 @@ fn generations(index: &Path) -> Vec<String> {
 
 fn binary(fixture: &Fixture) -> Command {
     let mut cmd = Command::new(assert_cmd::cargo::cargo_bin("distml-search"));
-    cmd.current_dir(fixture.dir.path()).env("DISTML_OFFLINE", "1").env("NO_COLOR", "1").env_remove("DISTML_CATALOG").env_remove("DISTML_INDEX");
+    cmd.current_dir(fixture.dir.path())
+        .env("DISTML_OFFLINE", "1")
+        .env("NO_COLOR", "1")
+        .env_remove("DISTML_CATALOG")
+        .env_remove("DISTML_INDEX");
     cmd
 }
 
@@ -42,7 +51,12 @@ fn a_killed_rebuild_leaves_the_previous_index_searchable() {
     assert_eq!(before.len(), 1);
 
     fixture.write("generated.toml", &large_section(8_000));
-    let mut child = binary(&fixture).arg("index").stdout(Stdio::null()).stderr(Stdio::null()).spawn().unwrap();
+    let mut child = binary(&fixture)
+        .arg("index")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
     // Kill it once its new generation exists, that is in the middle of writing.
     let started = Instant::now();
     while generations(&fixture.index()).len() < 2 && started.elapsed() < Duration::from_secs(30) {
@@ -51,7 +65,10 @@ fn a_killed_rebuild_leaves_the_previous_index_searchable() {
     std::thread::sleep(Duration::from_millis(50));
     child.kill().unwrap();
     let status = child.wait().unwrap();
-    assert!(!status.success(), "the rebuild finished before it could be killed");
+    assert!(
+        !status.success(),
+        "the rebuild finished before it could be killed"
+    );
 
     // CURRENT still names the previous generation; the next rebuild succeeds
     // and removes what the killed one left.
@@ -59,9 +76,21 @@ fn a_killed_rebuild_leaves_the_previous_index_searchable() {
     assert_eq!(current.trim(), before[0]);
     let output = fixture.cmd().args(["index"]).output().unwrap();
     assert!(output.status.success(), "{}", stderr_of(&output));
-    assert!(stdout_of(&output).contains("indexed 8004 entries"), "{}", stdout_of(&output));
-    assert_eq!(generations(&fixture.index()).len(), 1, "the killed generation is cleaned up");
-    let hits = fixture.cmd().args(["search", "--json", "-n", "3", "generated study 17"]).output().unwrap();
+    assert!(
+        stdout_of(&output).contains("indexed 8004 entries"),
+        "{}",
+        stdout_of(&output)
+    );
+    assert_eq!(
+        generations(&fixture.index()).len(),
+        1,
+        "the killed generation is cleaned up"
+    );
+    let hits = fixture
+        .cmd()
+        .args(["search", "--json", "-n", "3", "generated study 17"])
+        .output()
+        .unwrap();
     assert_eq!(hits.status.code(), Some(0));
 }
 
@@ -72,7 +101,11 @@ fn a_search_during_a_killed_rebuild_uses_the_previous_index() {
     // A leftover generation, as a crash would leave it, with no CURRENT change.
     std::fs::create_dir_all(fixture.index().join("gen-1-1")).unwrap();
     std::fs::write(fixture.index().join("gen-1-1/meta.json"), "{ truncated").unwrap();
-    let output = fixture.cmd().args(["search", "zero bubble"]).output().unwrap();
+    let output = fixture
+        .cmd()
+        .args(["search", "zero bubble"])
+        .output()
+        .unwrap();
     assert_eq!(output.status.code(), Some(0), "{}", stderr_of(&output));
     fixture.cmd().arg("index").assert().success();
     assert_eq!(generations(&fixture.index()).len(), 1);
@@ -82,13 +115,26 @@ fn a_search_during_a_killed_rebuild_uses_the_previous_index() {
 fn concurrent_rebuilds_end_with_one_index() {
     let fixture = Fixture::new();
     fixture.write("generated.toml", &large_section(2_000));
-    let children: Vec<_> = (0..3).map(|_| binary(&fixture).arg("index").stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap()).collect();
+    let children: Vec<_> = (0..3)
+        .map(|_| {
+            binary(&fixture)
+                .arg("index")
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
     for child in children {
         let output = child.wait_with_output().unwrap();
         assert!(output.status.success(), "{}", stderr_of(&output));
     }
     assert_eq!(generations(&fixture.index()).len(), 1);
-    let output = fixture.cmd().args(["search", "--json", "-n", "1", "zero bubble"]).output().unwrap();
+    let output = fixture
+        .cmd()
+        .args(["search", "--json", "-n", "1", "zero bubble"])
+        .output()
+        .unwrap();
     assert_eq!(output.status.code(), Some(0));
 }
 
@@ -112,8 +158,17 @@ fn searches_answer_while_rebuilds_run() {
     });
     let mut searches = 0;
     while !rebuilder.is_finished() || searches < 5 {
-        let output = fixture.cmd().args(["search", "--json", "-n", "1", "zero bubble"]).output().unwrap();
-        assert_eq!(output.status.code(), Some(0), "search {searches} failed: {}", stderr_of(&output));
+        let output = fixture
+            .cmd()
+            .args(["search", "--json", "-n", "1", "zero bubble"])
+            .output()
+            .unwrap();
+        assert_eq!(
+            output.status.code(),
+            Some(0),
+            "search {searches} failed: {}",
+            stderr_of(&output)
+        );
         assert!(stdout_of(&output).contains("zero-bubble-2024"));
         searches += 1;
     }

@@ -209,19 +209,29 @@ fn add_snippets(
     Ok(())
 }
 
-/// The fragment with an ellipsis on each side where the field goes on.
+/// The fragment with an ellipsis on each side where the field goes on (past
+/// more than punctuation).
 fn excerpt(field: &'static str, text: &str, snippet: &tantivy::snippet::Snippet) -> Snippet {
     let range = snippet.fragment_range();
-    let (before, after) = (range.start > 0, range.end < text.len());
+    let trivial = |s: &str| {
+        s.chars()
+            .all(|c| c.is_ascii_punctuation() || c.is_whitespace())
+    };
+    let (head, tail) = (&text[..range.start], &text[range.end..]);
     let mut out = String::new();
-    if before {
+    let shift = if trivial(head) {
+        out.push_str(head);
+        head.len()
+    } else {
         out.push('…');
-    }
+        '…'.len_utf8()
+    };
     out.push_str(snippet.fragment());
-    if after {
+    if trivial(tail) {
+        out.push_str(tail.trim_end());
+    } else {
         out.push('…');
     }
-    let shift = if before { '…'.len_utf8() } else { 0 };
     let highlights = snippet
         .highlighted()
         .iter()

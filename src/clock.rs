@@ -23,6 +23,38 @@ fn civil_from_days(days: i64) -> (i64, u32, u32) {
     (year, month, day)
 }
 
+/// Now as RFC 3339 in UTC, to the second: `2026-11-30T13:00:00Z`.
+pub fn now_rfc3339() -> String {
+    let secs = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let (y, m, d) = civil_from_days((secs / 86_400) as i64);
+    let t = secs % 86_400;
+    format!(
+        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z",
+        t / 3600,
+        t / 60 % 60,
+        t % 60
+    )
+}
+
+/// Whole days since an RFC 3339 timestamp written by [`now_rfc3339`]
+/// (`None` when it cannot be read).
+pub fn days_since(timestamp: &str) -> Option<i64> {
+    let date = timestamp.get(..10)?;
+    let mut parts = date.split('-').map(|p| p.parse::<i64>().ok());
+    let (y, m, d) = (parts.next()??, parts.next()??, parts.next()??);
+    // Days from civil (inverse of civil_from_days).
+    let y = if m <= 2 { y - 1 } else { y };
+    let era = y.div_euclid(400);
+    let yoe = y.rem_euclid(400);
+    let mp = (m + 9) % 12;
+    let doy = (153 * mp + 2) / 5 + d - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    let days = era * 146_097 + doe - 719_468;
+    Some(days_since_epoch() - days)
+}
+
 pub fn current_year() -> i64 {
     civil_from_days(days_since_epoch()).0
 }
@@ -36,5 +68,8 @@ mod tests {
         assert_eq!(civil_from_days(0), (1970, 1, 1));
         assert_eq!(civil_from_days(19_782), (2024, 2, 29));
         assert_eq!(civil_from_days(20_787), (2026, 11, 30));
+        let today = now_rfc3339();
+        assert_eq!(days_since(&today), Some(0));
+        assert_eq!(days_since("1970-01-01T00:00:00Z"), Some(days_since_epoch()));
     }
 }

@@ -3,7 +3,7 @@
 
 pub mod catalog;
 pub mod cli;
-mod clock;
+pub mod clock;
 mod commands;
 pub mod error;
 mod fsutil;

@@ -6,7 +6,8 @@ use super::{load_valid_catalog, stdout_error};
 use crate::cli::IndexArgs;
 use crate::error::Error;
 use crate::index::{IndexDir, fingerprint, rebuild};
-use crate::locations::Locations;
+use crate::ingest::{IngestConfig, Report, ingest};
+use crate::locations::{CatalogSource, Locations};
 
 pub fn run(
     locations: &Locations,
@@ -27,8 +28,29 @@ pub fn run(
                 .ok_or_else(|| Error::Index("could not lock the index".into()))?
         }
     };
-    let _ = (args.offline, args.refresh, args.verbose);
-    let cache = locations.load_cache()?;
+    let mut cache = locations.load_cache()?;
+    if !args.offline {
+        match &locations.catalog {
+            CatalogSource::Dir(catalog_dir) => {
+                let config = IngestConfig::from_env(args.refresh, args.verbose)?;
+                let runtime = tokio::runtime::Builder::new_current_thread()
+                    .enable_all()
+                    .build()
+                    .map_err(|e| {
+                        Error::Network(format!("cannot start the network runtime: {e}"))
+                    })?;
+                let report =
+                    runtime.block_on(ingest(&catalog, &mut cache, Some(catalog_dir), &config))?;
+                summarize(&report, err);
+            }
+            CatalogSource::BuiltIn => {
+                let _ = writeln!(
+                    err,
+                    "distml-search: note: the built-in catalog is read-only; metadata is fetched only for a catalog folder (--catalog DIR)"
+                );
+            }
+        }
+    }
     let inputs = locations.index_inputs()?;
     let print = fingerprint(inputs.iter().map(|(n, b)| (n.as_str(), b.as_slice())));
     let report = rebuild(&dir, &lock, &catalog, &cache, &print)?;
@@ -42,4 +64,37 @@ pub fn run(
     )
     .map_err(stdout_error)?;
     Ok(())
+}
+
+/// One summary line, one warning when hosts could not be reached, and the
+/// reasons of failures.
+fn summarize(report: &Report, err: &mut dyn Write) {
+    let _ = writeln!(
+        err,
+        "metadata: {} cached, {} fetched, {} resolved by title, {} candidates to confirm, {} not found, {} failed ({} requests)",
+        report.cached,
+        report.fetched,
+        report.resolved_by_title,
+        report.candidates,
+        report.not_found,
+        report.failed.len(),
+        report.requests
+    );
+    if !report.unreachable.is_empty() {
+        let _ = writeln!(
+            err,
+            "warning: could not reach {} (no network?); {} papers lack metadata; indexing what the cache has",
+            report.unreachable.join(", "),
+            report.missing
+        );
+    }
+    for (id, reason) in report.failed.iter().take(10) {
+        let _ = writeln!(err, "  failed {id}: {reason}");
+    }
+    if report.failed.len() > 10 {
+        let _ = writeln!(err, "  ... and {} more failures", report.failed.len() - 10);
+    }
+    for note in &report.notes {
+        let _ = writeln!(err, "note: {note}");
+    }
 }

@@ -85,12 +85,120 @@ pub struct CachedEntry {
     /// When a source last answered for this entry (RFC 3339, UTC).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub fetched_at: BTreeMap<Source, String>,
+    /// When a source last said it has no such paper; asked again later.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub not_found: BTreeMap<Source, String>,
+}
+
+/// Which source is preferred for a field: arXiv's metadata (CC0) for text,
+/// the publisher's for where and when it appeared.
+fn rank(source: Source, publication: bool) -> u8 {
+    match (source, publication) {
+        (Source::Arxiv, false) | (Source::Crossref, true) => 3,
+        (Source::Crossref, false) | (Source::Openalex, true) => 2,
+        (Source::Openalex, false) | (Source::Arxiv, true) => 1,
+    }
+}
+
+/// Replaces `slot` only with a non-empty value from a source at least as
+/// preferred: a failed or empty answer never overwrites data.
+fn offer<T: PartialEq>(
+    slot: &mut Option<Sourced<T>>,
+    value: Option<T>,
+    source: Source,
+    publication: bool,
+    empty: impl Fn(&T) -> bool,
+) {
+    let Some(value) = value.filter(|v| !empty(v)) else {
+        return;
+    };
+    let better = slot
+        .as_ref()
+        .is_none_or(|s| rank(source, publication) >= rank(s.source, publication));
+    if better {
+        *slot = Some(Sourced { value, source });
+    }
 }
 
 impl CachedEntry {
     pub fn is_empty(&self) -> bool {
         self == &CachedEntry::default()
     }
+
+    /// Takes what `record` adds. Good data is never replaced by an empty
+    /// value, and the arXiv abstract is kept over a publisher's.
+    pub fn absorb(&mut self, record: &super::record::PaperRecord, source: Source, now: &str) {
+        let text = |s: &String| s.trim().is_empty();
+        offer(
+            &mut self.title,
+            Some(record.title.clone()),
+            source,
+            false,
+            text,
+        );
+        offer(
+            &mut self.authors,
+            Some(record.authors.clone()),
+            source,
+            false,
+            Vec::is_empty,
+        );
+        offer(
+            &mut self.abstract_text,
+            record.abstract_text.clone(),
+            source,
+            false,
+            text,
+        );
+        offer(&mut self.venue, record.venue.clone(), source, true, text);
+        offer(
+            &mut self.published,
+            record.published.clone(),
+            source,
+            true,
+            text,
+        );
+        offer(
+            &mut self.updated,
+            record.updated.clone(),
+            source,
+            true,
+            text,
+        );
+        offer(
+            &mut self.journal_ref,
+            record.journal_ref.clone(),
+            source,
+            true,
+            text,
+        );
+        if !record.categories.is_empty() {
+            self.categories = record.categories.clone();
+        }
+        self.fetched_at.insert(source, now.to_string());
+        self.not_found.remove(&source);
+    }
+
+    /// Sets an identifier unless one was already known.
+    pub fn identify(&mut self, kind: IdKind, identifier: Identifier) {
+        let slot = match kind {
+            IdKind::Arxiv => &mut self.arxiv,
+            IdKind::Doi => &mut self.doi,
+        };
+        if slot.is_none() {
+            *slot = Some(identifier);
+        }
+    }
+
+    pub fn has_metadata(&self) -> bool {
+        self.authors.is_some() || self.abstract_text.is_some()
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum IdKind {
+    Arxiv,
+    Doi,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -148,5 +256,62 @@ impl Cache {
 
     pub fn get(&self, id: &str) -> Option<&CachedEntry> {
         self.entries.get(id)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ingest::record::PaperRecord;
+
+    fn record(abstract_text: Option<&str>, authors: &[&str]) -> PaperRecord {
+        PaperRecord {
+            title: "T".into(),
+            authors: authors.iter().map(|a| a.to_string()).collect(),
+            abstract_text: abstract_text.map(str::to_string),
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn empty_answers_never_replace_data() {
+        let mut entry = CachedEntry::default();
+        entry.absorb(&record(Some("from arXiv"), &["A B"]), Source::Arxiv, "t1");
+        entry.absorb(&record(None, &[]), Source::Arxiv, "t2");
+        assert_eq!(entry.abstract_text.as_ref().unwrap().value, "from arXiv");
+        assert_eq!(entry.authors.as_ref().unwrap().value, ["A B"]);
+    }
+
+    #[test]
+    fn the_arxiv_abstract_is_kept_over_a_publishers() {
+        let mut entry = CachedEntry::default();
+        entry.absorb(&record(Some("publisher"), &["A B"]), Source::Crossref, "t1");
+        entry.absorb(&record(Some("arxiv"), &["A B"]), Source::Arxiv, "t2");
+        entry.absorb(&record(Some("openalex"), &["A B"]), Source::Openalex, "t3");
+        let abstract_text = entry.abstract_text.unwrap();
+        assert_eq!(
+            (abstract_text.value.as_str(), abstract_text.source),
+            ("arxiv", Source::Arxiv)
+        );
+    }
+
+    #[test]
+    fn the_file_is_deterministic() {
+        let mut cache = Cache::default();
+        for id in ["b", "a"] {
+            let mut entry = CachedEntry::default();
+            entry.absorb(
+                &record(Some("x"), &["A B"]),
+                Source::Arxiv,
+                "2026-01-01T00:00:00Z",
+            );
+            cache.entries.insert(id.into(), entry);
+        }
+        let text = cache.to_json();
+        assert!(text.find("\"a\"").unwrap() < text.find("\"b\"").unwrap());
+        assert_eq!(
+            Cache::parse(&text, Path::new("m.json")).unwrap().to_json(),
+            text
+        );
     }
 }

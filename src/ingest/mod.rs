@@ -3,7 +3,14 @@
 
 pub mod arxiv;
 pub mod cache;
+pub mod config;
 pub mod crossref;
 pub mod http;
 pub mod openalex;
+mod progress;
 pub mod record;
+pub mod resolve;
+mod run;
+
+pub use config::IngestConfig;
+pub use run::{Report, ingest};

@@ -1,0 +1,67 @@
+//! Endpoints and knobs of the ingester, from the environment (see DESIGN.md).
+
+use std::time::Duration;
+
+use url::Url;
+
+use super::http::HttpConfig;
+use crate::error::Error;
+
+pub const ARXIV_API: &str = "https://export.arxiv.org/api/query";
+pub const CROSSREF_API: &str = "https://api.crossref.org";
+pub const OPENALEX_API: &str = "https://api.openalex.org";
+/// arXiv asks for one request every three seconds.
+pub const ARXIV_DELAY_MS: u64 = 3000;
+
+#[derive(Debug, Clone)]
+pub struct IngestConfig {
+    pub arxiv_api: Url,
+    pub crossref_api: Url,
+    pub openalex_api: Url,
+    pub openalex_key: Option<String>,
+    pub arxiv_delay: Duration,
+    pub mailto: Option<String>,
+    pub http: HttpConfig,
+    /// Fetch again what the cache already has.
+    pub refresh: bool,
+    pub verbose: bool,
+}
+
+fn var(name: &str) -> Option<String> {
+    std::env::var(name)
+        .ok()
+        .map(|v| v.trim().to_string())
+        .filter(|v| !v.is_empty())
+}
+
+fn endpoint(name: &str, default: &str) -> Result<Url, Error> {
+    let text = var(name).unwrap_or_else(|| default.to_string());
+    Url::parse(&text).map_err(|e| Error::Usage(format!("{name}={text:?} is not a URL: {e}")))
+}
+
+impl IngestConfig {
+    pub fn from_env(refresh: bool, verbose: bool) -> Result<IngestConfig, Error> {
+        let mailto = var("DISTML_MAILTO");
+        let arxiv_delay = match var("DISTML_ARXIV_DELAY_MS") {
+            None => ARXIV_DELAY_MS,
+            Some(v) => v.parse().map_err(|_| {
+                Error::Usage(format!(
+                    "DISTML_ARXIV_DELAY_MS must be a number of milliseconds, not {v:?}"
+                ))
+            })?,
+        };
+        let http =
+            HttpConfig::from_env(mailto.as_deref()).map_err(|e| Error::Usage(e.to_string()))?;
+        Ok(IngestConfig {
+            arxiv_api: endpoint("DISTML_ARXIV_API", ARXIV_API)?,
+            crossref_api: endpoint("DISTML_CROSSREF_API", CROSSREF_API)?,
+            openalex_api: endpoint("DISTML_OPENALEX_API", OPENALEX_API)?,
+            openalex_key: var("DISTML_OPENALEX_KEY"),
+            arxiv_delay: Duration::from_millis(arxiv_delay),
+            mailto,
+            http,
+            refresh,
+            verbose,
+        })
+    }
+}

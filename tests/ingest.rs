@@ -470,3 +470,73 @@ async fn a_503_is_retried_and_a_crossref_404_is_not_cached_as_data() {
     assert!(experts.get("abstract").is_none());
     assert!(experts["not_found"]["crossref"].is_string(), "{experts}");
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn openalex_fills_missing_abstracts_when_keyed_and_verbose_logs_requests() {
+    let server = MockServer::start().await;
+    Mock::given(method("GET"))
+        .and(path_regex("^/crossref/works/10\\.1000(/|%2F)example\\.3$"))
+        .respond_with(ResponseTemplate::new(200).set_body_string(crossref_work(
+            "10.1000/example.3",
+            "Imaginary Experts",
+            "",
+        )))
+        .mount(&server)
+        .await;
+    let work = serde_json::json!({
+        "id": "https://openalex.org/W0000000001", "doi": "https://doi.org/10.1000/example.3",
+        "title": "Imaginary Experts", "display_name": "Imaginary Experts",
+        "publication_year": 2022, "publication_date": "2022-04-02",
+        "authorships": [{"author_position": "first", "author": {"id": "https://openalex.org/A1", "display_name": "Dan Invented"}}],
+        "primary_location": {"source": {"display_name": "Proceedings of the Fictional Conference"}},
+        "abstract_inverted_index": {"Experts": [0], "route": [1], "snarks": [2, 4], "and": [3]}
+    });
+    Mock::given(method("GET"))
+        .and(path("/openalex/works/doi:10.1000/example.3"))
+        .and(query_param("api_key", "test-key"))
+        .respond_with(ResponseTemplate::new(200).set_body_string(work.to_string()))
+        .expect(1)
+        .mount(&server)
+        .await;
+    Mock::given(method("GET"))
+        .respond_with(ResponseTemplate::new(200).set_body_string(empty_search()))
+        .mount(&server)
+        .await;
+    let fixture = Fixture::with_files(&[
+        ("tags.toml", TAGS),
+        (
+            "papers.toml",
+            &PAPERS[..PAPERS
+                .find("[[entry]]\nid = \"unregistered-2020\"")
+                .unwrap()]
+                .replace("arxiv = \"1412.9999", "# arxiv = \"1412.9999")
+                .replace(
+                    "url = \"https://arxiv.org/abs/1412.99998\"",
+                    "url = \"https://example.org/a\"",
+                )
+                .replace(
+                    "url = \"https://arxiv.org/pdf/1412.99999v2\"",
+                    "url = \"https://example.org/b\"",
+                ),
+        ),
+    ]);
+    let mut cmd = fixture.cmd();
+    cmd.env_remove("DISTML_OFFLINE")
+        .env("DISTML_ARXIV_API", format!("{}/arxiv", server.uri()))
+        .env("DISTML_CROSSREF_API", format!("{}/crossref", server.uri()))
+        .env("DISTML_OPENALEX_API", format!("{}/openalex", server.uri()))
+        .env("DISTML_OPENALEX_KEY", "test-key")
+        .env("DISTML_ARXIV_DELAY_MS", "0")
+        .args(["index", "--verbose"]);
+    let output = cmd.output().unwrap();
+    assert!(output.status.success(), "{}", stderr_of(&output));
+    let stderr = stderr_of(&output);
+    assert!(
+        stderr.contains("GET ") && stderr.contains("api_key=***") && !stderr.contains("test-key"),
+        "{stderr}"
+    );
+    let cache = metadata(&fixture);
+    let abstract_text = &cache["entries"]["experts-2022"]["abstract"];
+    assert_eq!(abstract_text["value"], "Experts route snarks and snarks");
+    assert_eq!(abstract_text["source"], "openalex");
+}

@@ -80,7 +80,15 @@ pub fn ready_index(
         return Ok((catalog, open));
     }
     let cache = locations.load_cache()?;
-    rebuild(&dir, &lock, &catalog, &cache, &wanted)?;
+    if let Err(e) = rebuild(&dir, &lock, &catalog, &cache, &wanted) {
+        // A stale answer beats none: the previous generation is intact.
+        let Some(open) = current else { return Err(e) };
+        let _ = writeln!(
+            err,
+            "distml-search: warning: could not rebuild the index ({e}); searching the previous index"
+        );
+        return Ok((catalog, open));
+    }
     drop(lock);
     let open = dir
         .open()?

@@ -1,0 +1,11 @@
+//! The Crossref work and search parsers (JSON, JATS abstracts) on arbitrary bodies.
+#![no_main]
+
+use distml_search::ingest::crossref::{parse_search, parse_work};
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    let body = String::from_utf8_lossy(data);
+    let _ = parse_work(&body);
+    let _ = parse_search(&body);
+});

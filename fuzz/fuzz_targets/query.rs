@@ -1,0 +1,44 @@
+//! The query parser and compiler (synonyms, filters, typo repair, snippets)
+//! against the built-in catalog's index: any input answers or errs, never panics.
+#![no_main]
+
+use std::sync::OnceLock;
+
+use distml_search::catalog::{Catalog, load_files};
+use distml_search::index::{IndexDir, OpenIndex, fingerprint, rebuild};
+use distml_search::ingest::cache::Cache;
+use distml_search::locations::builtin_files;
+use distml_search::search::{Boosts, FieldName, SearchRequest, search};
+use libfuzzer_sys::fuzz_target;
+
+struct Fixture {
+    catalog: Catalog,
+    open: OpenIndex,
+    sections: Vec<String>,
+    _dir: tempfile::TempDir,
+}
+
+fn fixture() -> &'static Fixture {
+    static FIXTURE: OnceLock<Fixture> = OnceLock::new();
+    FIXTURE.get_or_init(|| {
+        let (catalog, _) = load_files(&builtin_files());
+        let dir = tempfile::tempdir().unwrap();
+        let index = IndexDir::new(dir.path());
+        let lock = index.lock(true).unwrap().unwrap();
+        rebuild(&index, &lock, &catalog, &Cache::default(), &fingerprint([])).unwrap();
+        let open = index.open().unwrap().unwrap();
+        let sections = catalog.sections.iter().map(|s| s.name.clone()).collect();
+        Fixture { catalog, open, sections, _dir: dir }
+    })
+}
+
+fuzz_target!(|data: &[u8]| {
+    let f = fixture();
+    let text = String::from_utf8_lossy(data);
+    // The first line is the query; a second one, if any, a --tag filter.
+    let mut lines = text.splitn(2, '\n');
+    let query = lines.next().unwrap_or_default();
+    let filters = lines.next().map(|t| vec![(FieldName::Tag, t.to_string())]).unwrap_or_default();
+    let request = SearchRequest { query, filters, limit: 10, explain: data.len() % 7 == 0 };
+    let _ = search(&f.open, &f.catalog.vocabulary, &f.sections, &request, Boosts::default());
+});

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Runs every fuzz target (or those named) for a set time each, two at a time.
+#
+#   bash fuzz/run.sh [SECONDS] [TARGET...]      default: 300 s, every target
+#
+# Needs the nightly toolchain and cargo-fuzz (cargo install cargo-fuzz).
+# The committed seeds in fuzz/corpus/TARGET are read, never written: new
+# inputs go to fuzz/work/TARGET. A crash is saved in fuzz/artifacts/TARGET;
+# make it a regression test before fixing it.
+set -euo pipefail
+cd "$(dirname "$0")"
+seconds=${1:-300}
+shift || true
+targets=("$@")
+if [ ${#targets[@]} -eq 0 ]; then
+  mapfile -t targets < <(cargo +nightly fuzz list)
+fi
+cargo +nightly fuzz build -O
+run() {
+  local target=$1
+  mkdir -p "work/$target"
+  cargo +nightly fuzz run -O "$target" "work/$target" "corpus/$target" -- \
+    -max_total_time="$seconds" -timeout=5 -rss_limit_mb=2048 -print_final_stats=1 \
+    >"work/$target.log" 2>&1 && status=ok || status=FAILED
+  local runs
+  runs=$(grep -E '^stat::number_of_executed_units' "work/$target.log" | awk '{print $2}')
+  printf '%-10s %-6s %10s executions in %ss\n' "$target" "$status" "${runs:-?}" "$seconds"
+}
+for ((i = 0; i < ${#targets[@]}; i += 2)); do
+  run "${targets[i]}" &
+  if [ $((i + 1)) -lt ${#targets[@]} ]; then run "${targets[i + 1]}" & fi
+  wait
+done

@@ -100,6 +100,17 @@ pub struct FilterArgs {
     /// Only works by this author (words of the name)
     #[arg(long, value_name = "NAME")]
     pub author: Option<String>,
+    /// Which collection to search: the curated catalog, imported arXiv records, or all
+    #[arg(long, value_enum, default_value_t = CollectionArg::All)]
+    pub collection: CollectionArg,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, Default)]
+pub enum CollectionArg {
+    Catalog,
+    Arxiv,
+    #[default]
+    All,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -174,10 +185,23 @@ pub struct ListArgs {
 #[derive(Debug, Args)]
 pub struct ImportArgs {
     /// Markdown file in the awesome-list style ("-" for standard input)
-    pub file: PathBuf,
+    #[arg(
+        required_unless_present = "arxiv_snapshot",
+        conflicts_with = "arxiv_snapshot"
+    )]
+    pub file: Option<PathBuf>,
     /// Print what would change without writing anything
     #[arg(long)]
     pub dry_run: bool,
+    /// Index arXiv's metadata snapshot (JSON Lines, .gz, or "-") as the arxiv collection
+    #[arg(long, value_name = "FILE")]
+    pub arxiv_snapshot: Option<PathBuf>,
+    /// Only snapshot records in these categories (comma-separated, e.g. cs.DC,cs.LG)
+    #[arg(long, value_delimiter = ',', requires = "arxiv_snapshot")]
+    pub categories: Vec<String>,
+    /// Only snapshot records first submitted in this year or later
+    #[arg(long, value_name = "YEAR", requires = "arxiv_snapshot")]
+    pub since: Option<i64>,
 }
 
 #[derive(Debug, Args)]

@@ -13,6 +13,7 @@ pub mod ingest;
 pub mod locations;
 mod render;
 pub mod search;
+pub mod snapshot;
 
 use std::ffi::OsString;
 use std::io::Write;
@@ -73,7 +74,9 @@ fn execute(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> Result<i32, Er
         } else {
             EXIT_ERROR
         }),
-        Command::Import(args) => commands::import::run(&locations, &args, out).map(|()| EXIT_OK),
+        Command::Import(args) => {
+            commands::import::run(&locations, &args, out, err).map(|()| EXIT_OK)
+        }
         Command::Export(args) => commands::export::run(&locations, &args, out).map(|()| EXIT_OK),
         Command::Completions { shell } => {
             clap_complete::generate(shell, &mut Cli::command(), "distml-search", out);

@@ -7,16 +7,31 @@ use crate::catalog::markdown::parse_list;
 use crate::catalog::{Catalog, load_dir, merge_import};
 use crate::cli::ImportArgs;
 use crate::error::Error;
+use crate::index::IndexDir;
 use crate::locations::Locations;
+use crate::snapshot::{ImportOptions, import_snapshot};
 
-pub fn run(locations: &Locations, args: &ImportArgs, out: &mut dyn Write) -> Result<(), Error> {
+pub fn run(
+    locations: &Locations,
+    args: &ImportArgs,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> Result<(), Error> {
+    if let Some(snapshot) = &args.arxiv_snapshot {
+        return run_snapshot(locations, args, snapshot, out, err);
+    }
+    let Some(file) = &args.file else {
+        return Err(Error::Usage(
+            "give a Markdown file, or --arxiv-snapshot FILE".into(),
+        ));
+    };
     let dir = locations.catalog_dir()?;
-    let markdown = read_input(&args.file)?;
+    let markdown = read_input(file)?;
     let list = parse_list(&markdown);
     if list.entry_count() == 0 {
         return Err(Error::Usage(format!(
             "{}: no list items with links found; is it an awesome-list Markdown file?",
-            args.file.display()
+            file.display()
         )));
     }
     // An import may start a catalog from nothing.
@@ -68,4 +83,66 @@ fn read_input(path: &Path) -> Result<String, Error> {
             e.utf8_error().valid_up_to()
         ))
     })
+}
+
+fn run_snapshot(
+    locations: &Locations,
+    args: &ImportArgs,
+    path: &Path,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> Result<(), Error> {
+    let catalog = super::load_valid_catalog(locations, false)?;
+    let mut cache = locations.load_cache()?;
+    let dir = IndexDir::new(&locations.index);
+    let options = ImportOptions {
+        path: path.to_path_buf(),
+        categories: args.categories.clone(),
+        since: args.since,
+    };
+    let cache_dir = locations.catalog_dir().ok();
+    let report = import_snapshot(
+        &dir,
+        &catalog,
+        &mut cache,
+        cache_dir,
+        || locations.index_inputs(),
+        &options,
+    )?;
+    for (line, reason) in &report.malformed {
+        let _ = writeln!(
+            err,
+            "{}:{line}: skipped malformed record: {reason}",
+            path.display()
+        );
+    }
+    let seconds = report.elapsed.as_secs_f64().max(1e-9);
+    let size = dir_size(&locations.index);
+    writeln!(
+        out,
+        "imported {} records ({} merged into catalog entries, {} filtered out, {} malformed lines skipped) from {} lines in {:.1} s ({:.0} records/s); index {:.1} MB",
+        report.indexed,
+        report.merged,
+        report.filtered,
+        report.malformed_count,
+        report.lines,
+        seconds,
+        report.lines as f64 / seconds,
+        size as f64 / 1e6
+    )
+    .map_err(|e| Error::io("<stdout>", e))?;
+    Ok(())
+}
+
+fn dir_size(path: &Path) -> u64 {
+    let Ok(entries) = std::fs::read_dir(path) else {
+        return 0;
+    };
+    entries
+        .flatten()
+        .map(|e| match e.file_type() {
+            Ok(t) if t.is_dir() => dir_size(&e.path()),
+            _ => e.metadata().map_or(0, |m| m.len()),
+        })
+        .sum()
 }

@@ -3,7 +3,7 @@
 use std::io::Write;
 
 use super::{ready_index, stdout_error};
-use crate::cli::{FilterArgs, Format, KindArg, SearchArgs, SimilarArgs};
+use crate::cli::{CollectionArg, FilterArgs, Format, KindArg, SearchArgs, SimilarArgs};
 use crate::error::Error;
 use crate::locations::Locations;
 use crate::render::{Style, bibtex, json, table};
@@ -87,6 +87,11 @@ pub fn filters(args: &FilterArgs) -> Vec<(FieldName, String)> {
     add(FieldName::Year, &args.year);
     add(FieldName::Venue, &args.venue);
     add(FieldName::Author, &args.author);
+    match args.collection {
+        CollectionArg::All => {}
+        CollectionArg::Catalog => filters.push((FieldName::Collection, "catalog".into())),
+        CollectionArg::Arxiv => filters.push((FieldName::Collection, "arxiv".into())),
+    }
     if let Some(kind) = args.kind {
         filters.push((
             FieldName::Kind,

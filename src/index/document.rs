@@ -8,10 +8,16 @@ use super::analysis::joined_pairs;
 use super::schema::Fields;
 use crate::catalog::{Entry, Vocabulary};
 use crate::ingest::cache::CachedEntry;
+use crate::snapshot::SnapshotRecord;
+
+pub const CATALOG: &str = "catalog";
+pub const ARXIV: &str = "arxiv";
 
 /// An indexed record, as search results show it.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Record {
+    /// `catalog`, or `arxiv` for snapshot records.
+    pub collection: String,
     pub id: String,
     pub kind: String,
     pub title: String,
@@ -40,6 +46,7 @@ impl Record {
         let authors = fetched.map_or_else(|| entry.authors.clone(), |a| a.value.clone());
         let abstract_sourced = cached.and_then(|c| c.abstract_text.as_ref());
         Record {
+            collection: CATALOG.to_string(),
             id: entry.id.clone(),
             kind: entry.kind.as_str().to_string(),
             title: entry.title.clone(),
@@ -65,8 +72,33 @@ impl Record {
         }
     }
 
+    /// A snapshot record: a paper of the `arxiv` collection.
+    pub fn from_snapshot(snapshot: &SnapshotRecord) -> Record {
+        let r = &snapshot.record;
+        let arxiv = r.arxiv.clone().unwrap_or_default();
+        Record {
+            collection: ARXIV.to_string(),
+            id: format!("arxiv:{arxiv}"),
+            kind: "paper".to_string(),
+            title: r.title.clone(),
+            authors: r.authors.clone(),
+            et_al: false,
+            venue: Some(r.journal_ref.clone().unwrap_or_else(|| "arXiv".to_string())),
+            year: r.year,
+            section: snapshot.primary_category.clone().unwrap_or_default(),
+            tags: Vec::new(),
+            url: format!("https://arxiv.org/abs/{arxiv}"),
+            arxiv: r.arxiv.clone(),
+            doi: r.doi.clone(),
+            note: String::new(),
+            abstract_text: r.abstract_text.clone(),
+            abstract_source: r.abstract_text.as_ref().map(|_| "arxiv".to_string()),
+        }
+    }
+
     pub fn to_document(&self, fields: &Fields, vocabulary: &Vocabulary) -> TantivyDocument {
         let mut doc = TantivyDocument::default();
+        doc.add_text(fields.collection, &self.collection);
         doc.add_text(fields.id, &self.id);
         doc.add_text(fields.kind, &self.kind);
         doc.add_text(fields.title, &self.title);
@@ -129,6 +161,7 @@ impl Record {
                 .collect::<Vec<_>>()
         };
         Record {
+            collection: text(fields.collection).unwrap_or_default(),
             id: text(fields.id).unwrap_or_default(),
             kind: text(fields.kind).unwrap_or_default(),
             title: text(fields.title).unwrap_or_default(),

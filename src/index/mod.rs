@@ -8,9 +8,9 @@ mod store;
 
 use std::time::{Duration, Instant};
 
-use tantivy::Index;
+use tantivy::{Index, IndexWriter, Term};
 
-pub use document::Record;
+pub use document::{ARXIV, CATALOG, Record};
 pub use schema::{Fields, SCHEMA_VERSION};
 pub use store::{IndexDir, OpenIndex};
 
@@ -18,8 +18,11 @@ use crate::catalog::Catalog;
 use crate::error::Error;
 use crate::ingest::cache::Cache;
 
-/// Memory for the index writer: ample for the catalog, bounded for imports.
+/// Memory for the index writer: ample for the catalog.
 const WRITER_MEMORY: usize = 64 * 1024 * 1024;
+/// Memory for bulk imports, shared by the writer's threads: keeps a million
+/// records under 2 GB of resident memory.
+const BULK_WRITER_MEMORY: usize = 768 * 1024 * 1024;
 
 #[derive(Debug)]
 pub struct BuildReport {
@@ -52,7 +55,10 @@ pub fn fingerprint<'a>(files: impl IntoIterator<Item = (&'a str, &'a [u8])>) -> 
 }
 
 /// Builds a new generation from `catalog` and `cache` and makes it current.
-/// On any error the previous generation stays current.
+/// On any error the previous generation stays current. An index holding an
+/// imported arXiv collection is updated in place instead (its catalog
+/// documents replaced in one tantivy commit, which is atomic too), so that a
+/// catalog edit does not re-import millions of records.
 pub fn rebuild(
     dir: &IndexDir,
     lock: &store::RebuildLock,
@@ -61,6 +67,20 @@ pub fn rebuild(
     fingerprint: &str,
 ) -> Result<BuildReport, Error> {
     let started = Instant::now();
+    if let Some(open) = dir.open()?
+        && open.is_compatible()
+        && open.reader.searcher().doc_freq(&Term::from_field_text(
+            Fields::from_schema(&open.index.schema())?.collection,
+            ARXIV,
+        ))? > 0
+    {
+        let (documents, with_abstract) = replace_catalog(&open, catalog, cache, fingerprint)?;
+        return Ok(BuildReport {
+            documents,
+            with_abstract,
+            elapsed: started.elapsed(),
+        });
+    }
     let generation = dir.new_generation(lock)?;
     let result = write_generation(&generation, catalog, cache, fingerprint);
     match result {
@@ -79,24 +99,66 @@ pub fn rebuild(
     }
 }
 
+/// A writer on a new index in `path`. A bulk writer (snapshot imports) uses
+/// every core within a memory budget; otherwise one thread, since the
+/// catalog is small and one segment searches fastest.
+pub fn open_writer(path: &std::path::Path, bulk: bool) -> Result<IndexWriter, Error> {
+    let (schema, _) = schema::build_schema();
+    let index = Index::create_in_dir(path, schema)
+        .map_err(|e| Error::Index(format!("{}: cannot create index: {e}", path.display())))?;
+    analysis::register(&index);
+    let writer = if bulk {
+        let threads = std::thread::available_parallelism()
+            .map_or(2, |n| n.get())
+            .min(8);
+        index.writer_with_num_threads(threads, BULK_WRITER_MEMORY)?
+    } else {
+        index.writer_with_num_threads(1, WRITER_MEMORY)?
+    };
+    Ok(writer)
+}
+
+fn replace_catalog(
+    open: &OpenIndex,
+    catalog: &Catalog,
+    cache: &Cache,
+    fingerprint: &str,
+) -> Result<(usize, usize), Error> {
+    let fields = Fields::from_schema(&open.index.schema())?;
+    let mut writer: IndexWriter = open.index.writer_with_num_threads(1, WRITER_MEMORY)?;
+    writer.delete_term(Term::from_field_text(fields.collection, CATALOG));
+    let with_abstract = add_catalog(&mut writer, &fields, catalog, cache)?;
+    let mut commit = writer.prepare_commit()?;
+    commit.set_payload(fingerprint);
+    commit.commit()?;
+    writer.wait_merging_threads()?;
+    Ok((catalog.entries.len(), with_abstract))
+}
+
+fn add_catalog(
+    writer: &mut IndexWriter,
+    fields: &Fields,
+    catalog: &Catalog,
+    cache: &Cache,
+) -> Result<usize, Error> {
+    let mut with_abstract = 0;
+    for entry in &catalog.entries {
+        let record = Record::from_entry(entry, cache.get(&entry.id));
+        with_abstract += usize::from(record.abstract_text.is_some());
+        writer.add_document(record.to_document(fields, &catalog.vocabulary))?;
+    }
+    Ok(with_abstract)
+}
+
 fn write_generation(
     path: &std::path::Path,
     catalog: &Catalog,
     cache: &Cache,
     fingerprint: &str,
 ) -> Result<(usize, usize), Error> {
-    let (schema, fields) = schema::build_schema();
-    let index = Index::create_in_dir(path, schema)
-        .map_err(|e| Error::Index(format!("{}: cannot create index: {e}", path.display())))?;
-    analysis::register(&index);
-    // One thread: the catalog is small, and one segment searches fastest.
-    let mut writer = index.writer_with_num_threads(1, WRITER_MEMORY)?;
-    let mut with_abstract = 0;
-    for entry in &catalog.entries {
-        let record = Record::from_entry(entry, cache.get(&entry.id));
-        with_abstract += usize::from(record.abstract_text.is_some());
-        writer.add_document(record.to_document(&fields, &catalog.vocabulary))?;
-    }
+    let mut writer = open_writer(path, false)?;
+    let fields = schema::build_schema().1;
+    let with_abstract = add_catalog(&mut writer, &fields, catalog, cache)?;
     let mut commit = writer.prepare_commit()?;
     commit.set_payload(fingerprint);
     commit.commit()?;

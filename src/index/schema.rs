@@ -7,7 +7,7 @@ use tantivy::schema::{
 use super::analysis::{ENGLISH, NAMES};
 
 /// Bumped whenever fields or analyzers change, so old indexes are rebuilt.
-pub const SCHEMA_VERSION: u32 = 2;
+pub const SCHEMA_VERSION: u32 = 3;
 
 /// Handles of every field of the schema.
 #[derive(Debug, Clone)]
@@ -36,6 +36,8 @@ pub struct Fields {
     pub abstract_source: Field,
     /// 1 when `authors` lists only the first authors (stored only).
     pub et_al: Field,
+    /// `catalog` or `arxiv` (a snapshot import).
+    pub collection: Field,
 }
 
 fn text(analyzer: &str, stored: bool) -> TextOptions {
@@ -71,6 +73,7 @@ pub fn build_schema() -> (Schema, Fields) {
         doi: b.add_text_field("doi", STRING | STORED),
         abstract_source: b.add_text_field("abstract_source", STORED),
         et_al: b.add_u64_field("et_al", STORED),
+        collection: b.add_text_field("collection", STRING | STORED),
     };
     (b.build(), fields)
 }
@@ -97,6 +100,7 @@ impl Fields {
             doi: f("doi")?,
             abstract_source: f("abstract_source")?,
             et_al: f("et_al")?,
+            collection: f("collection")?,
         })
     }
 }

@@ -8,6 +8,7 @@ use crate::search::{Hit, Snippet};
 
 pub fn record_value(r: &Record) -> Value {
     json!({
+        "collection": r.collection,
         "id": r.id,
         "kind": r.kind,
         "title": r.title,

@@ -432,6 +432,10 @@ impl<'a> Compiler<'a> {
             FieldName::Id => exact(f.id, value),
             FieldName::Arxiv => exact(f.arxiv, ident::strip_version(value)),
             FieldName::Doi => exact(f.doi, &value.to_lowercase()),
+            FieldName::Collection => match value.to_lowercase().as_str() {
+                c @ ("catalog" | "arxiv") => exact(f.collection, c),
+                _ => return Err(bad("expected catalog or arxiv")),
+            },
         };
         self.filtered = true;
         Ok(Box::new(ConstScoreQuery::new(query, 0.0)))

@@ -10,8 +10,10 @@ pub mod synonyms;
 
 use std::ops::Range;
 
+use tantivy::Term;
 use tantivy::collector::{Count, TopDocs};
-use tantivy::query::Query;
+use tantivy::query::{BooleanQuery, ConstScoreQuery, Occur, Query, TermQuery};
+use tantivy::schema::IndexRecordOption;
 use tantivy::snippet::SnippetGenerator;
 use tantivy::{DocAddress, Searcher, TantivyDocument};
 
@@ -26,6 +28,8 @@ use crate::index::{Fields, OpenIndex, Record};
 use synonyms::Synonyms;
 
 const SNIPPET_CHARS: usize = 240;
+/// Small enough never to outrank a better match.
+const CATALOG_TIE_BREAK: f32 = 0.001;
 
 pub struct SearchRequest<'a> {
     pub query: &'a str,
@@ -103,6 +107,22 @@ pub fn search(
         )));
     }
     let rewrites = compiler.rewrites.clone();
+    // On equal scores the curated catalog comes before imported records.
+    let query: Box<dyn Query> = if compiler.scoring {
+        let catalog = TermQuery::new(
+            Term::from_field_text(fields.collection, crate::index::CATALOG),
+            IndexRecordOption::Basic,
+        );
+        Box::new(BooleanQuery::new(vec![
+            (Occur::Must, query),
+            (
+                Occur::Should,
+                Box::new(ConstScoreQuery::new(Box::new(catalog), CATALOG_TIE_BREAK)),
+            ),
+        ]))
+    } else {
+        query
+    };
     let (top, total) = searcher.search(
         &*query,
         &(

@@ -28,6 +28,7 @@ pub enum FieldName {
     Id,
     Arxiv,
     Doi,
+    Collection,
 }
 
 impl FieldName {
@@ -42,6 +43,7 @@ impl FieldName {
         ("id", FieldName::Id),
         ("arxiv", FieldName::Arxiv),
         ("doi", FieldName::Doi),
+        ("collection", FieldName::Collection),
     ];
 
     fn parse(name: &str) -> Option<FieldName> {

@@ -1,0 +1,213 @@
+//! Streaming a snapshot into a new index generation: the catalog's entries
+//! plus every snapshot record that passes the filters. A record whose arXiv id
+//! is a catalog entry's is not a second result: its abstract and authors go
+//! to the entry (arXiv metadata is CC0). Interrupted, the import leaves the
+//! current index as it was.
+
+use std::collections::HashMap;
+use std::fs::File;
+use std::io::{BufRead, BufReader, IsTerminal, Read};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use indicatif::{ProgressBar, ProgressStyle};
+
+use super::record::parse_line;
+use crate::catalog::Catalog;
+use crate::error::Error;
+use crate::index::{IndexDir, Record, fingerprint, schema};
+use crate::ingest::cache::{Cache, FoundBy, IdKind, Identifier};
+use crate::ingest::record::Source;
+
+pub struct ImportOptions {
+    /// A `.jsonl` or `.jsonl.gz` file, or `-` for standard input.
+    pub path: PathBuf,
+    /// Keep records with any of these categories (all when empty).
+    pub categories: Vec<String>,
+    /// Keep records whose first version is from this year or later.
+    pub since: Option<i64>,
+}
+
+#[derive(Debug, Default)]
+pub struct ImportReport {
+    pub lines: u64,
+    pub indexed: u64,
+    pub filtered: u64,
+    /// Records that were catalog entries: merged into them, not duplicated.
+    pub merged: u64,
+    /// (line number, reason) of the first malformed lines.
+    pub malformed: Vec<(u64, String)>,
+    pub malformed_count: u64,
+    pub bytes: u64,
+    pub elapsed: Duration,
+}
+
+const MALFORMED_SHOWN: usize = 20;
+
+fn open(path: &Path) -> Result<(Box<dyn Read>, Option<u64>), Error> {
+    if path == Path::new("-") {
+        return Ok((Box::new(std::io::stdin()), None));
+    }
+    let file = File::open(path).map_err(|e| Error::io(path, e))?;
+    let size = file.metadata().ok().map(|m| m.len());
+    Ok((Box::new(file), size))
+}
+
+fn progress(size: Option<u64>) -> ProgressBar {
+    if !std::io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let (bar, template) = match size {
+        Some(size) => (
+            ProgressBar::new(size),
+            "{bar:30} {bytes}/{total_bytes} {bytes_per_sec} ETA {eta} {msg}",
+        ),
+        None => (
+            ProgressBar::new_spinner(),
+            "{spinner} {bytes} {bytes_per_sec} {msg}",
+        ),
+    };
+    bar.set_style(
+        ProgressStyle::with_template(template).unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    bar
+}
+
+/// Imports the snapshot and the catalog into a new generation, merging
+/// records of catalog entries into `cache` (saved to `cache_dir` first).
+pub fn import_snapshot(
+    dir: &IndexDir,
+    catalog: &Catalog,
+    cache: &mut Cache,
+    cache_dir: Option<&Path>,
+    index_inputs: impl Fn() -> Result<Vec<(String, Vec<u8>)>, Error>,
+    options: &ImportOptions,
+) -> Result<ImportReport, Error> {
+    let started = Instant::now();
+    let lock = match dir.lock(false)? {
+        Some(lock) => lock,
+        None => dir
+            .lock(true)?
+            .ok_or_else(|| Error::Index("could not lock the index".into()))?,
+    };
+    let by_arxiv: HashMap<String, String> = catalog
+        .entries
+        .iter()
+        .filter_map(|e| {
+            let id = e.arxiv.clone().or_else(|| {
+                cache
+                    .get(&e.id)
+                    .and_then(|c| c.arxiv.as_ref())
+                    .map(|i| i.value.clone())
+            })?;
+            Some((id, e.id.clone()))
+        })
+        .collect();
+    let (reader, size) = open(&options.path)?;
+    let bar = progress(size);
+    let reader = BufReader::with_capacity(1 << 20, bar.wrap_read(reader));
+    let is_gz = options.path.extension().is_some_and(|x| x == "gz");
+    let lines: Box<dyn BufRead> = if is_gz {
+        Box::new(BufReader::new(flate2::read::MultiGzDecoder::new(reader)))
+    } else {
+        Box::new(reader)
+    };
+
+    let generation = dir.new_generation(&lock)?;
+    let result = (|| -> Result<ImportReport, Error> {
+        let mut writer = crate::index::open_writer(&generation, true)?;
+        let (_, fields) = schema::build_schema();
+        let mut report = ImportReport::default();
+        let now = crate::clock::now_rfc3339();
+        for (number, line) in lines.split(b'\n').enumerate() {
+            let number = number as u64 + 1;
+            let line = line.map_err(|e| Error::io(&options.path, e))?;
+            report.lines += 1;
+            report.bytes += line.len() as u64 + 1;
+            let text = String::from_utf8_lossy(&line);
+            if text.trim().is_empty() {
+                continue;
+            }
+            let parsed = match parse_line(&text) {
+                Ok(parsed) => parsed,
+                Err(reason) => {
+                    report.malformed_count += 1;
+                    if report.malformed.len() < MALFORMED_SHOWN {
+                        report.malformed.push((number, reason));
+                    }
+                    continue;
+                }
+            };
+            let record = &parsed.record;
+            let wanted_category = options.categories.is_empty()
+                || record
+                    .categories
+                    .iter()
+                    .any(|c| options.categories.contains(c));
+            let recent = options
+                .since
+                .is_none_or(|since| record.year.is_some_and(|y| y >= since));
+            let arxiv_id = record.arxiv.clone().unwrap_or_default();
+            if let Some(entry_id) = by_arxiv.get(&arxiv_id) {
+                let cached = cache.entries.entry(entry_id.clone()).or_default();
+                cached.identify(
+                    IdKind::Arxiv,
+                    Identifier {
+                        value: arxiv_id,
+                        found_by: FoundBy::Record,
+                        source: Some(Source::Arxiv),
+                        confidence: None,
+                    },
+                );
+                cached.absorb(record, Source::Arxiv, &now);
+                report.merged += 1;
+                continue;
+            }
+            if !wanted_category || !recent {
+                report.filtered += 1;
+                continue;
+            }
+            writer.add_document(
+                Record::from_snapshot(&parsed).to_document(&fields, &catalog.vocabulary),
+            )?;
+            report.indexed += 1;
+            if report.indexed.is_multiple_of(10_000) {
+                bar.set_message(format!(
+                    "{} records, {:.0}/s",
+                    report.indexed,
+                    report.indexed as f64 / started.elapsed().as_secs_f64()
+                ));
+            }
+        }
+        if let Some(dir) = cache_dir
+            && report.merged > 0
+        {
+            cache.save(dir)?;
+        }
+        for entry in &catalog.entries {
+            writer.add_document(
+                Record::from_entry(entry, cache.get(&entry.id))
+                    .to_document(&fields, &catalog.vocabulary),
+            )?;
+        }
+        let inputs = index_inputs()?;
+        let print = fingerprint(inputs.iter().map(|(n, b)| (n.as_str(), b.as_slice())));
+        let mut commit = writer.prepare_commit()?;
+        commit.set_payload(&print);
+        commit.commit()?;
+        writer.wait_merging_threads()?;
+        report.elapsed = started.elapsed();
+        Ok(report)
+    })();
+    bar.finish_and_clear();
+    match result {
+        Ok(report) => {
+            dir.publish(&generation, &lock)?;
+            Ok(report)
+        }
+        Err(e) => {
+            dir.discard(&generation, &lock);
+            Err(e)
+        }
+    }
+}

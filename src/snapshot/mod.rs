@@ -1,0 +1,8 @@
+//! arXiv's metadata snapshot: reading it line by line in bounded memory, and
+//! importing it as the `arxiv` collection of the index.
+
+mod import;
+mod record;
+
+pub use import::{ImportOptions, ImportReport, import_snapshot};
+pub use record::{SnapshotRecord, parse_line};

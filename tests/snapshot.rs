@@ -1,0 +1,305 @@
+//! `import --arxiv-snapshot`: arXiv's metadata snapshot as a second
+//! collection, searched with the catalog. Every record here is fictional
+//! (2014 ids had four digits, so 1412.9xxxx cannot exist).
+
+mod common;
+
+use std::io::Write;
+
+use common::{Fixture, TAGS, stderr_of, stdout_of};
+use serde_json::{Value, json};
+
+const CATALOG: &str = r#"[section]
+name = "Papers"
+order = 1
+
+[[entry]]
+id = "bubbles-2015"
+kind = "paper"
+title = "A Fictional Study of Pipeline Bubbles"
+url = "https://arxiv.org/abs/1412.99998"
+authors = ["Ada Example"]
+et_al = true
+venue = "FICT"
+year = 2015
+arxiv = "1412.99998"
+tags = ["pipeline-parallelism"]
+note = "Fictional."
+"#;
+
+fn line(id: &str, title: &str, categories: &str, created: &str, summary: &str) -> String {
+    json!({
+        "id": id, "submitter": "Ada Example", "authors": "Ada Example, Bob Placeholder",
+        "title": title, "comments": null, "journal-ref": null, "doi": null, "report-no": null,
+        "categories": categories, "license": null, "abstract": summary,
+        "versions": [{"version": "v1", "created": created}], "update_date": "2020-01-01",
+        "authors_parsed": [["Example", "Ada", ""], ["Placeholder", "Bob", ""]]
+    })
+    .to_string()
+}
+
+fn snapshot() -> String {
+    [
+        line(
+            "1412.99998",
+            "A Fictional Study of Pipeline Bubbles",
+            "cs.DC",
+            "Wed, 31 Dec 2014 10:00:00 GMT",
+            "Zorblats in pipelines, from the snapshot.",
+        ),
+        line(
+            "1412.99991",
+            "Imaginary Sharding of Glorps",
+            "cs.DC cs.LG",
+            "Mon, 2 Mar 2020 10:00:00 GMT",
+            "We shard glorps across pretend devices.",
+        ),
+        line(
+            "1412.99992",
+            "Pretend Serving of Wibbles",
+            "cs.LG",
+            "Tue, 3 Mar 2015 10:00:00 GMT",
+            "Serving wibbles with a KV cache.",
+        ),
+        "{\"id\": \"1412.99993\", \"title\": ".to_string(),
+        line(
+            "1412.99994",
+            "Fictional Astronomy of Glorps",
+            "astro-ph",
+            "Mon, 2 Mar 2021 10:00:00 GMT",
+            "Glorps in the sky.",
+        ),
+    ]
+    .join("\n")
+        + "\n"
+}
+
+fn fixture() -> Fixture {
+    let fixture = Fixture::with_files(&[("tags.toml", TAGS), ("papers.toml", CATALOG)]);
+    std::fs::write(fixture.dir.path().join("snapshot.jsonl"), snapshot()).unwrap();
+    fixture
+}
+
+fn ids(output: &std::process::Output) -> Vec<String> {
+    stdout_of(output)
+        .lines()
+        .map(|l| {
+            serde_json::from_str::<Value>(l).unwrap()["id"]
+                .as_str()
+                .unwrap()
+                .to_string()
+        })
+        .collect()
+}
+
+#[test]
+fn snapshot_records_are_searchable_with_the_catalog() {
+    let fixture = fixture();
+    let output = fixture
+        .cmd()
+        .args(["import", "--arxiv-snapshot", "snapshot.jsonl"])
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{}", stderr_of(&output));
+    let stdout = stdout_of(&output);
+    assert!(stdout.starts_with("imported 3 records (1 merged into catalog entries, 0 filtered out, 1 malformed lines skipped) from 5 lines"), "{stdout}");
+    assert!(
+        stderr_of(&output).contains("snapshot.jsonl:4: skipped malformed record"),
+        "{}",
+        stderr_of(&output)
+    );
+
+    let glorps = fixture
+        .cmd()
+        .args(["search", "--json", "glorps"])
+        .output()
+        .unwrap();
+    let mut found = ids(&glorps);
+    found.sort();
+    assert_eq!(found, ["arxiv:1412.99991", "arxiv:1412.99994"]);
+    let hit: Value = stdout_of(&glorps)
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .find(|v| v["id"] == "arxiv:1412.99991")
+        .unwrap();
+    assert_eq!(hit["collection"], "arxiv");
+    assert_eq!(hit["authors"], json!(["Ada Example", "Bob Placeholder"]));
+    assert_eq!(hit["url"], "https://arxiv.org/abs/1412.99991");
+
+    // The catalog entry is one result, and it gained the snapshot's abstract.
+    let zorblats = fixture
+        .cmd()
+        .args(["search", "--json", "zorblats"])
+        .output()
+        .unwrap();
+    assert_eq!(ids(&zorblats), ["bubbles-2015"]);
+    let show = stdout_of(
+        &fixture
+            .cmd()
+            .args(["show", "bubbles-2015"])
+            .output()
+            .unwrap(),
+    );
+    assert!(
+        show.contains("Zorblats in pipelines, from the snapshot.")
+            && show.contains("abstract (from arxiv)"),
+        "{show}"
+    );
+
+    // Synonyms, filters and collections work on snapshot records too.
+    assert_eq!(
+        ids(&fixture
+            .cmd()
+            .args(["search", "--json", "key-value cache"])
+            .output()
+            .unwrap()),
+        ["arxiv:1412.99992"]
+    );
+    assert_eq!(
+        ids(&fixture
+            .cmd()
+            .args(["search", "--json", "--year", "2021", "glorps"])
+            .output()
+            .unwrap()),
+        ["arxiv:1412.99994"]
+    );
+    assert_eq!(
+        ids(&fixture
+            .cmd()
+            .args(["search", "--json", "--collection", "catalog", "glorps"])
+            .output()
+            .unwrap()),
+        Vec::<String>::new()
+    );
+    assert_eq!(
+        ids(&fixture
+            .cmd()
+            .args(["search", "--json", "--collection", "arxiv", "pipeline"])
+            .output()
+            .unwrap()),
+        Vec::<String>::new()
+    );
+}
+
+#[test]
+fn filters_gzip_and_standard_input() {
+    let fixture = fixture();
+    let gz = fixture.dir.path().join("snapshot.jsonl.gz");
+    let mut encoder = flate2::write::GzEncoder::new(
+        std::fs::File::create(&gz).unwrap(),
+        flate2::Compression::fast(),
+    );
+    encoder.write_all(snapshot().as_bytes()).unwrap();
+    encoder.finish().unwrap();
+    let output = fixture
+        .cmd()
+        .args([
+            "import",
+            "--arxiv-snapshot",
+            "snapshot.jsonl.gz",
+            "--categories",
+            "cs.DC,cs.LG",
+            "--since",
+            "2016",
+        ])
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{}", stderr_of(&output));
+    assert!(
+        stdout_of(&output)
+            .starts_with("imported 1 records (1 merged into catalog entries, 2 filtered out"),
+        "{}",
+        stdout_of(&output)
+    );
+
+    let output = fixture
+        .cmd()
+        .args(["import", "--arxiv-snapshot", "-"])
+        .write_stdin(snapshot())
+        .output()
+        .unwrap();
+    assert!(
+        stdout_of(&output).starts_with("imported 3 records"),
+        "{}",
+        stdout_of(&output)
+    );
+}
+
+#[test]
+fn a_catalog_edit_keeps_the_imported_collection() {
+    let fixture = fixture();
+    fixture
+        .cmd()
+        .args(["import", "--arxiv-snapshot", "snapshot.jsonl"])
+        .assert()
+        .success();
+    fixture.write(
+        "papers.toml",
+        &CATALOG.replace(
+            "note = \"Fictional.\"",
+            "note = \"Fictional, edited to mention frobnication.\"",
+        ),
+    );
+    assert_eq!(
+        ids(&fixture
+            .cmd()
+            .args(["search", "--json", "frobnication"])
+            .output()
+            .unwrap()),
+        ["bubbles-2015"]
+    );
+    assert_eq!(
+        ids(&fixture
+            .cmd()
+            .args(["search", "--json", "glorps"])
+            .output()
+            .unwrap())
+        .len(),
+        2
+    );
+}
+
+#[test]
+fn a_failed_import_leaves_the_index_as_it_was() {
+    let fixture = fixture();
+    fixture
+        .cmd()
+        .args(["import", "--arxiv-snapshot", "snapshot.jsonl"])
+        .assert()
+        .success();
+    let current = std::fs::read_to_string(fixture.index().join("CURRENT")).unwrap();
+    // A gzip file cut in the middle fails the read.
+    let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    encoder.write_all(snapshot().repeat(50).as_bytes()).unwrap();
+    let bytes = encoder.finish().unwrap();
+    std::fs::write(
+        fixture.dir.path().join("cut.jsonl.gz"),
+        &bytes[..bytes.len() / 2],
+    )
+    .unwrap();
+    let output = fixture
+        .cmd()
+        .args(["import", "--arxiv-snapshot", "cut.jsonl.gz"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2), "{}", stdout_of(&output));
+    assert_eq!(
+        stderr_of(&output).lines().count(),
+        1,
+        "{}",
+        stderr_of(&output)
+    );
+    assert_eq!(
+        std::fs::read_to_string(fixture.index().join("CURRENT")).unwrap(),
+        current
+    );
+    assert_eq!(
+        ids(&fixture
+            .cmd()
+            .args(["search", "--json", "glorps"])
+            .output()
+            .unwrap())
+        .len(),
+        2
+    );
+}

@@ -219,5 +219,8 @@ pub struct ExportArgs {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum ExportFormat {
+    /// An awesome-list README of the catalog
     Markdown,
+    /// Every indexed document (catalog and imported arXiv records) as JSON Lines
+    Ndjson,
 }

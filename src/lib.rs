@@ -77,7 +77,9 @@ fn execute(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> Result<i32, Er
         Command::Import(args) => {
             commands::import::run(&locations, &args, out, err).map(|()| EXIT_OK)
         }
-        Command::Export(args) => commands::export::run(&locations, &args, out).map(|()| EXIT_OK),
+        Command::Export(args) => {
+            commands::export::run(&locations, &args, out, err).map(|()| EXIT_OK)
+        }
         Command::Completions { shell } => {
             clap_complete::generate(shell, &mut Cli::command(), "distml-search", out);
             Ok(EXIT_OK)

@@ -303,3 +303,33 @@ fn a_failed_import_leaves_the_index_as_it_was() {
         2
     );
 }
+
+#[test]
+fn ndjson_export_writes_every_document() {
+    let fixture = fixture();
+    fixture
+        .cmd()
+        .args(["import", "--arxiv-snapshot", "snapshot.jsonl"])
+        .assert()
+        .success();
+    let output = fixture
+        .cmd()
+        .args(["export", "--format", "ndjson"])
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{}", stderr_of(&output));
+    let docs: Vec<Value> = stdout_of(&output)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(docs.len(), 4);
+    assert_eq!(
+        docs.iter().filter(|d| d["collection"] == "arxiv").count(),
+        3
+    );
+    let entry = docs.iter().find(|d| d["id"] == "bubbles-2015").unwrap();
+    assert_eq!(
+        entry["abstract"],
+        "Zorblats in pipelines, from the snapshot."
+    );
+}

@@ -6,12 +6,23 @@ use crate::catalog::markdown::export_markdown;
 use crate::cli::{ExportArgs, ExportFormat};
 use crate::error::Error;
 use crate::fsutil::write_atomic;
+use crate::index::{Fields, Record};
 use crate::locations::Locations;
+use crate::render::json::record_value;
+use tantivy::{DocAddress, TantivyDocument};
 
-pub fn run(locations: &Locations, args: &ExportArgs, out: &mut dyn Write) -> Result<(), Error> {
+pub fn run(
+    locations: &Locations,
+    args: &ExportArgs,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> Result<(), Error> {
+    if args.format == ExportFormat::Ndjson {
+        return export_documents(locations, args, out, err);
+    }
     let catalog = super::load_valid_catalog(locations, false)?;
     let text = match args.format {
-        ExportFormat::Markdown => export_markdown(&catalog, &args.title),
+        ExportFormat::Markdown | ExportFormat::Ndjson => export_markdown(&catalog, &args.title),
     };
     match &args.output {
         Some(path) => write_atomic(path, text.as_bytes()),
@@ -19,4 +30,35 @@ pub fn run(locations: &Locations, args: &ExportArgs, out: &mut dyn Write) -> Res
             .write_all(text.as_bytes())
             .map_err(|e| Error::io("<stdout>", e)),
     }
+}
+
+/// Every document of the index, one JSON object per line: what a Quickwit
+/// index (`quickwit/distml-index.yaml`) ingests.
+fn export_documents(
+    locations: &Locations,
+    args: &ExportArgs,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> Result<(), Error> {
+    let (_, open) = super::ready_index(locations, err)?;
+    let searcher = open.reader.searcher();
+    let fields = Fields::from_schema(&open.index.schema())?;
+    let mut target: Box<dyn Write> = match &args.output {
+        Some(path) => Box::new(std::io::BufWriter::new(
+            std::fs::File::create(path).map_err(|e| Error::io(path, e))?,
+        )),
+        None => Box::new(std::io::BufWriter::new(out)),
+    };
+    for (segment, reader) in searcher.segment_readers().iter().enumerate() {
+        for doc in reader.doc_ids_alive() {
+            let document: TantivyDocument = searcher.doc(DocAddress::new(segment as u32, doc))?;
+            let record = Record::from_document(&document, &fields);
+            let mut value = record_value(&record);
+            if let serde_json::Value::Object(map) = &mut value {
+                map.insert("abstract".into(), serde_json::json!(record.abstract_text));
+            }
+            writeln!(target, "{value}").map_err(|e| Error::io("<output>", e))?;
+        }
+    }
+    target.flush().map_err(|e| Error::io("<output>", e))
 }

@@ -1,0 +1,267 @@
+//! The scale benchmark, in one run on one generated corpus:
+//! distml-search next to a minimal tantivy program (the engine's floor) and
+//! SQLite FTS5 (what a user would build instead), with the ratios.
+//!
+//!   cargo run --release --manifest-path bench/scale/Cargo.toml --bin harness -- RECORDS [SEED]
+//!
+//! The corpus is written to `target/scale/corpus-RECORDS-SEED.jsonl` once and
+//! reused. Builds run in child processes, so that each peak RSS is its own.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use distml_search::catalog::load_dir;
+use distml_search::index::IndexDir;
+use distml_search::search::{Boosts, SearchRequest, search};
+use serde_json::Value;
+
+/// (distml-search query, FTS5 MATCH, FTS5 year range, minimal tantivy query).
+const QUERIES: &[(&str, &str, Option<(i64, i64)>, &str)] = &[
+    ("training", "training", None, "training"),
+    ("memory", "memory", None, "memory"),
+    ("gpu", "gpu", None, "gpu"),
+    ("fragmentation", "fragmentation", None, "fragmentation"),
+    ("carbon", "carbon", None, "carbon"),
+    ("infiniband", "infiniband", None, "infiniband"),
+    ("pipeline bubble", "pipeline OR bubble", None, "pipeline bubble"),
+    ("expert sharding", "expert OR sharding", None, "expert sharding"),
+    ("speculative decoding", "speculative OR decoding", None, "speculative decoding"),
+    ("gradient checkpointing", "gradient OR checkpointing", None, "gradient checkpointing"),
+    ("load balancing straggler", "load OR balancing OR straggler", None, "load balancing straggler"),
+    ("\"kv cache\"", "\"kv cache\"", None, "\"kv cache\""),
+    ("\"memory efficient\"", "\"memory efficient\"", None, "\"memory efficient\""),
+    ("\"tensor parallel\"", "\"tensor parallel\"", None, "\"tensor parallel\""),
+    ("author:placeholder", "authors:placeholder", None, "authors:placeholder"),
+    ("author:fictus offloading", "authors:fictus AND offloading", None, "+authors:fictus offloading"),
+    ("year:2020..2022 quantization", "quantization", Some((2020, 2022)), "quantization"),
+    ("year:2015 allreduce", "allreduce", Some((2015, 2015)), "allreduce"),
+    ("compiler kernel fusion", "compiler OR kernel OR fusion", None, "compiler kernel fusion"),
+    ("elastic preemptible recovery", "elastic OR preemptible OR recovery", None, "elastic preemptible recovery"),
+];
+
+const RUNS: usize = 10;
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match args.first().map(String::as_str) {
+        Some("fts5-build") => fts5_build(Path::new(&args[1]), Path::new(&args[2])),
+        Some("tantivy-build") => tantivy_build(Path::new(&args[1]), Path::new(&args[2])),
+        _ => {
+            let records: u64 = args.first().and_then(|a| a.parse().ok()).unwrap_or(100_000);
+            let seed: u64 = args.get(1).and_then(|a| a.parse().ok()).unwrap_or(42);
+            run(records, seed);
+        }
+    }
+}
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").canonicalize().unwrap()
+}
+
+/// Runs a child to completion; returns its wall time and peak RSS in MB.
+fn measured(mut command: Command) -> (Duration, f64) {
+    let started = Instant::now();
+    let child = command.spawn().expect("spawn");
+    let mut status = 0;
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: wait4 on our own child with valid pointers.
+    let pid = unsafe { libc::wait4(child.id() as i32, &mut status, 0, &mut usage) };
+    assert!(pid > 0 && libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0, "{command:?} failed");
+    (started.elapsed(), usage.ru_maxrss as f64 / 1024.0)
+}
+
+fn dir_size(path: &Path) -> u64 {
+    if path.is_file() {
+        return path.metadata().map_or(0, |m| m.len());
+    }
+    std::fs::read_dir(path).map_or(0, |rd| rd.flatten().map(|e| dir_size(&e.path())).sum())
+}
+
+fn percentile(times: &mut [Duration], p: f64) -> f64 {
+    times.sort();
+    let i = ((times.len() as f64 - 1.0) * p).round() as usize;
+    times[i].as_secs_f64() * 1000.0
+}
+
+fn timed(mut query: impl FnMut(usize)) -> Vec<Duration> {
+    for i in 0..QUERIES.len() {
+        query(i); // warm-up
+    }
+    let mut times = Vec::new();
+    for _ in 0..RUNS {
+        for i in 0..QUERIES.len() {
+            let started = Instant::now();
+            query(i);
+            times.push(started.elapsed());
+        }
+    }
+    times
+}
+
+fn run(records: u64, seed: u64) {
+    let root = root();
+    let work = root.join("target/scale");
+    std::fs::create_dir_all(&work).unwrap();
+    let corpus = work.join(format!("corpus-{records}-{seed}.jsonl"));
+    if !corpus.exists() {
+        eprintln!("generating {records} records (seed {seed})...");
+        let mut out = std::io::BufWriter::new(std::fs::File::create(&corpus).unwrap());
+        distml_search_scale::generate(seed, records, &mut out).unwrap();
+    }
+    let bin = root.join("target/release/distml-search");
+    assert!(bin.exists(), "build it first: cargo build --release");
+    let this = std::env::current_exe().unwrap();
+
+    // distml-search: import into a copy of the shipped catalog's index.
+    let ours = work.join("distml");
+    let _ = std::fs::remove_dir_all(&ours);
+    std::fs::create_dir_all(&ours).unwrap();
+    let catalog = root.join("catalog");
+    eprintln!("distml-search import...");
+    let mut cmd = Command::new(&bin);
+    cmd.args(["--catalog"]).arg(&catalog).arg("--index").arg(ours.join("index")).args(["import", "--arxiv-snapshot"]).arg(&corpus);
+    cmd.env("DISTML_OFFLINE", "1").stdout(std::process::Stdio::null());
+    let (ours_time, ours_rss) = measured(cmd);
+
+    eprintln!("minimal tantivy build...");
+    let raw = work.join("tantivy");
+    let _ = std::fs::remove_dir_all(&raw);
+    let mut cmd = Command::new(&this);
+    cmd.arg("tantivy-build").arg(&corpus).arg(&raw);
+    let (raw_time, raw_rss) = measured(cmd);
+
+    eprintln!("SQLite FTS5 build...");
+    let db = work.join("fts5.sqlite");
+    let _ = std::fs::remove_file(&db);
+    let mut cmd = Command::new(&this);
+    cmd.arg("fts5-build").arg(&corpus).arg(&db);
+    let (fts_time, fts_rss) = measured(cmd);
+
+    eprintln!("queries...");
+    let dir = IndexDir::new(ours.join("index"));
+    let open = dir.open().unwrap().unwrap();
+    let (catalog_data, _) = load_dir(&catalog).unwrap();
+    let sections: Vec<String> = catalog_data.sections.iter().map(|s| s.name.clone()).collect();
+    let mut ours_times = timed(|i| {
+        let request = SearchRequest { query: QUERIES[i].0, filters: vec![], limit: 10, explain: false };
+        let _ = search(&open, &catalog_data.vocabulary, &sections, &request, Boosts::default());
+    });
+
+    let raw_index = tantivy::Index::open_in_dir(&raw).unwrap();
+    let raw_reader = raw_index.reader().unwrap();
+    let schema = raw_index.schema();
+    let fields = ["title", "abstract", "authors"].map(|f| schema.get_field(f).unwrap()).to_vec();
+    let parser = tantivy::query::QueryParser::for_index(&raw_index, fields);
+    let searcher = raw_reader.searcher();
+    let mut raw_times = timed(|i| {
+        let query = parser.parse_query(QUERIES[i].3).unwrap();
+        let _ = searcher.search(&query, &tantivy::collector::TopDocs::with_limit(10).order_by_score()).unwrap();
+    });
+
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    let mut fts_times = timed(|i| {
+        let (_, matcher, years, _) = QUERIES[i];
+        let (from, to) = years.unwrap_or((0, 9999));
+        let mut statement = conn
+            .prepare_cached("SELECT rowid FROM docs WHERE docs MATCH ?1 AND year BETWEEN ?2 AND ?3 ORDER BY bm25(docs, 10.0, 1.0, 1.0) LIMIT 10")
+            .unwrap();
+        let rows: Vec<i64> = statement.query_map(rusqlite::params![matcher, from, to], |r| r.get(0)).unwrap().map(Result::unwrap).collect();
+        std::hint::black_box(rows);
+    });
+
+    eprintln!("cold CLI searches...");
+    let mut cold = Vec::new();
+    for (query, ..) in QUERIES {
+        for _ in 0..3 {
+            let started = Instant::now();
+            let status = Command::new(&bin)
+                .args(["--catalog"])
+                .arg(&catalog)
+                .arg("--index")
+                .arg(ours.join("index"))
+                .args(["search", "--json", "-n", "10", query])
+                .stdout(std::process::Stdio::null())
+                .stderr(std::process::Stdio::null())
+                .status()
+                .unwrap();
+            cold.push(started.elapsed());
+            assert!(status.code().is_some_and(|c| c <= 1));
+        }
+    }
+
+    let per_sec = |t: Duration| records as f64 / t.as_secs_f64();
+    let mb = |p: &Path| dir_size(p) as f64 / 1e6;
+    let (o50, o99) = (percentile(&mut ours_times, 0.5), percentile(&mut ours_times, 0.99));
+    let (r50, r99) = (percentile(&mut raw_times, 0.5), percentile(&mut raw_times, 0.99));
+    let (f50, f99) = (percentile(&mut fts_times, 0.5), percentile(&mut fts_times, 0.99));
+    let cold50 = percentile(&mut cold, 0.5);
+    println!("corpus: {records} records, seed {seed}, {:.0} MB of JSON Lines; {} queries x {RUNS} runs after a warm-up", mb(&corpus), QUERIES.len());
+    println!();
+    println!("| | distml-search | minimal tantivy | SQLite FTS5 |");
+    println!("|---|---|---|---|");
+    println!("| import + index, records/s | {:.0} | {:.0} | {:.0} |", per_sec(ours_time), per_sec(raw_time), per_sec(fts_time));
+    println!("| import + index, s | {:.1} | {:.1} | {:.1} |", ours_time.as_secs_f64(), raw_time.as_secs_f64(), fts_time.as_secs_f64());
+    println!("| peak RSS, MB | {ours_rss:.0} | {raw_rss:.0} | {fts_rss:.0} |");
+    println!("| index size, MB | {:.0} | {:.0} | {:.0} |", mb(&ours.join("index")), mb(&raw), mb(&db));
+    println!("| warm query p50, ms | {o50:.2} | {r50:.2} | {f50:.2} |");
+    println!("| warm query p99, ms | {o99:.2} | {r99:.2} | {f99:.2} |");
+    println!("| cold CLI search p50, ms | {cold50:.1} | | |");
+    println!();
+    println!("ratios: indexing distml/tantivy {:.2}x (target >= 0.8); warm p50 distml/tantivy {:.2}x (target <= 1.5); FTS5/distml p50 {:.1}x (target >= 20)",
+        per_sec(ours_time) / per_sec(raw_time), o50 / r50, f50 / o50);
+}
+
+struct Doc {
+    title: String,
+    abstract_text: String,
+    authors: String,
+    year: i64,
+}
+
+fn docs(corpus: &Path, mut each: impl FnMut(Doc)) {
+    use std::io::BufRead;
+    let file = std::io::BufReader::with_capacity(1 << 20, std::fs::File::open(corpus).unwrap());
+    for line in file.lines() {
+        let value: Value = serde_json::from_str(&line.unwrap()).unwrap();
+        let text = |k: &str| value[k].as_str().unwrap_or_default().to_string();
+        let year = value["versions"][0]["created"]
+            .as_str()
+            .and_then(|c| c.split_whitespace().find(|w| w.len() == 4 && w.parse::<i64>().is_ok()))
+            .and_then(|y| y.parse().ok())
+            .unwrap_or(0);
+        each(Doc { title: text("title"), abstract_text: text("abstract"), authors: text("authors"), year });
+    }
+}
+
+/// SQLite FTS5 as a user would set it up: porter stemming, bm25 with the
+/// title weighted, the year beside the text.
+fn fts5_build(corpus: &Path, db: &Path) {
+    let mut conn = rusqlite::Connection::open(db).unwrap();
+    conn.execute_batch("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; CREATE VIRTUAL TABLE docs USING fts5(title, abstract, authors, year UNINDEXED, tokenize = 'porter unicode61');").unwrap();
+    let tx = conn.transaction().unwrap();
+    {
+        let mut insert = tx.prepare("INSERT INTO docs (title, abstract, authors, year) VALUES (?1, ?2, ?3, ?4)").unwrap();
+        docs(corpus, |d| {
+            insert.execute(rusqlite::params![d.title, d.abstract_text, d.authors, d.year]).unwrap();
+        });
+    }
+    tx.commit().unwrap();
+}
+
+/// The engine's floor: three text fields, default tokenizer, default writer.
+fn tantivy_build(corpus: &Path, dir: &Path) {
+    use tantivy::schema::{STORED, Schema, TEXT};
+    std::fs::create_dir_all(dir).unwrap();
+    let mut builder = Schema::builder();
+    let title = builder.add_text_field("title", TEXT | STORED);
+    let abstract_field = builder.add_text_field("abstract", TEXT);
+    let authors = builder.add_text_field("authors", TEXT);
+    let index = tantivy::Index::create_in_dir(dir, builder.build()).unwrap();
+    let mut writer: tantivy::IndexWriter = index.writer(768 * 1024 * 1024).unwrap();
+    docs(corpus, |d| {
+        writer.add_document(tantivy::doc!(title => d.title, abstract_field => d.abstract_text, authors => d.authors)).unwrap();
+    });
+    writer.commit().unwrap();
+    writer.wait_merging_threads().unwrap();
+}

@@ -44,14 +44,14 @@ pub fn run(
             err,
             "no results for {query:?}: try fewer words, or a technique's common name"
         );
-    } else if format == Format::Table && outcome.total > outcome.hits.len() {
+    } else if format == Format::Table && outcome.more {
+        let shown = outcome.hits.len();
         let _ = writeln!(
             err,
             "{}",
             style.dim(&format!(
-                "{} of {} results; more with --limit",
-                outcome.hits.len(),
-                outcome.total
+                "{shown} results shown; more with --limit {}",
+                shown * 2
             ))
         );
     }

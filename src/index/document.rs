@@ -129,8 +129,13 @@ impl Record {
         let mut prose = vec![self.title.as_str(), self.note.as_str()];
         if let Some(text) = &self.abstract_text {
             doc.add_text(fields.abstract_text, text);
-            prose.push(text);
-            dictionary.push(text.clone());
+            // Imported records keep spellings and the typo dictionary to
+            // their titles: it is the abstracts' extra terms that would make
+            // a million-record import slow.
+            if self.collection == CATALOG {
+                prose.push(text);
+                dictionary.push(text.clone());
+            }
         }
         if let Some(source) = &self.abstract_source {
             doc.add_text(fields.abstract_source, source);

@@ -271,7 +271,7 @@ impl<'a> Compiler<'a> {
             if others.len() == 8 {
                 break;
             }
-            alternatives.push(self.text(name, self.boosts.synonym_text));
+            alternatives.push(self.synonym_text(name));
             others.push(name.to_string());
         }
         self.rewrites
@@ -284,6 +284,32 @@ impl<'a> Compiler<'a> {
                 .map(|q| (Occur::Should, q))
                 .collect(),
         ))
+    }
+
+    /// Another name of a technique: sought in the short curated fields only.
+    /// A technique has up to a dozen names, and phrase queries for each over
+    /// every abstract of a large corpus would dominate the query's cost.
+    fn synonym_text(&mut self, name: &str) -> Q {
+        let b = self.boosts;
+        let f = self.fields.clone();
+        let mut per_field: Vec<Q> = Vec::new();
+        for (field, weight) in [
+            (f.title, b.title),
+            (f.tag_text, b.tag_text),
+            (f.note, b.note),
+        ] {
+            if let Some(q) = field_query(&mut self.english, field, name) {
+                per_field.push(Box::new(BoostQuery::new(q, weight)));
+            }
+        }
+        if per_field.is_empty() {
+            return Box::new(EmptyQuery);
+        }
+        let best: Q = Box::new(DisjunctionMaxQuery::with_tie_breaker(
+            per_field,
+            b.tie_breaker,
+        ));
+        Box::new(BoostQuery::new(best, b.synonym_text))
     }
 
     /// `text` in every searchable field, the best field counting most.

@@ -11,7 +11,7 @@ pub mod synonyms;
 use std::ops::Range;
 
 use tantivy::Term;
-use tantivy::collector::{Count, TopDocs};
+use tantivy::collector::TopDocs;
 use tantivy::query::{BooleanQuery, ConstScoreQuery, Occur, Query, TermQuery};
 use tantivy::schema::IndexRecordOption;
 use tantivy::snippet::SnippetGenerator;
@@ -59,8 +59,8 @@ pub struct Hit {
 #[derive(Debug)]
 pub struct SearchOutcome {
     pub hits: Vec<Hit>,
-    /// How many documents matched in all.
-    pub total: usize,
+    /// Whether more documents matched than were asked for.
+    pub more: bool,
     /// The query as understood.
     pub parsed: String,
     /// Repairs of the syntax (an unclosed quote, a cut query).
@@ -123,13 +123,14 @@ pub fn search(
     } else {
         query
     };
-    let (top, total) = searcher.search(
+    // One more than asked tells whether there are more, without counting
+    // every match (which would defeat tantivy's top-k pruning).
+    let mut top = searcher.search(
         &*query,
-        &(
-            TopDocs::with_limit(request.limit.max(1)).order_by_score(),
-            Count,
-        ),
+        &TopDocs::with_limit(request.limit.max(1) + 1).order_by_score(),
     )?;
+    let more = top.len() > request.limit;
+    top.truncate(request.limit);
     let mut hits = Vec::with_capacity(top.len());
     for (score, address) in top {
         let doc: TantivyDocument = searcher.doc(address)?;
@@ -160,7 +161,7 @@ pub fn search(
     }
     Ok(SearchOutcome {
         hits,
-        total,
+        more,
         parsed: root.to_string(),
         notes: parsed.notes,
         rewrites,

@@ -8,6 +8,7 @@ use std::collections::HashMap;
 use std::fs::File;
 use std::io::{BufRead, BufReader, IsTerminal, Read};
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressStyle};
@@ -115,40 +116,48 @@ pub fn import_snapshot(
 
     let generation = dir.new_generation(&lock)?;
     let result = (|| -> Result<ImportReport, Error> {
-        let mut writer = crate::index::open_writer(&generation, true)?;
+        let writer = crate::index::open_writer(&generation, true)?;
         let (_, fields) = schema::build_schema();
         let mut report = ImportReport::default();
-        let now = crate::clock::now_rfc3339();
-        for (number, line) in lines.split(b'\n').enumerate() {
-            let number = number as u64 + 1;
-            let line = line.map_err(|e| Error::io(&options.path, e))?;
-            report.lines += 1;
-            report.bytes += line.len() as u64 + 1;
-            let text = String::from_utf8_lossy(&line);
-            if text.trim().is_empty() {
-                continue;
+        let workers = std::thread::available_parallelism()
+            .map_or(2, |n| n.get())
+            .min(8);
+        // Lines are read here and parsed, filtered and turned into documents
+        // by workers; a bounded channel keeps memory bounded.
+        let (sender, receiver) = std::sync::mpsc::sync_channel::<(u64, Vec<Vec<u8>>)>(workers * 2);
+        let receiver = Mutex::new(receiver);
+        let outcomes: Vec<Result<Batch, Error>> = std::thread::scope(|scope| {
+            let handles: Vec<_> = (0..workers)
+                .map(|_| {
+                    scope.spawn(|| work(&receiver, &writer, &fields, catalog, &by_arxiv, options))
+                })
+                .collect();
+            let read = read_lines(lines, &sender, &options.path, &mut report, &bar, &started);
+            drop(sender);
+            let mut outcomes: Vec<Result<Batch, Error>> = handles
+                .into_iter()
+                .map(|h| {
+                    h.join()
+                        .unwrap_or_else(|_| Err(Error::Index("an import worker panicked".into())))
+                })
+                .collect();
+            if let Err(e) = read {
+                outcomes.push(Err(e));
             }
-            let parsed = match parse_line(&text) {
-                Ok(parsed) => parsed,
-                Err(reason) => {
-                    report.malformed_count += 1;
-                    if report.malformed.len() < MALFORMED_SHOWN {
-                        report.malformed.push((number, reason));
-                    }
+            outcomes
+        });
+        let now = crate::clock::now_rfc3339();
+        for outcome in outcomes {
+            let batch = outcome?;
+            report.indexed += batch.indexed;
+            report.filtered += batch.filtered;
+            report.malformed_count += batch.malformed.len() as u64;
+            report.malformed.extend(batch.malformed);
+            for record in batch.merged {
+                let arxiv_id = record.arxiv.clone().unwrap_or_default();
+                let Some(entry_id) = by_arxiv.get(&arxiv_id) else {
                     continue;
-                }
-            };
-            let record = &parsed.record;
-            let wanted_category = options.categories.is_empty()
-                || record
-                    .categories
-                    .iter()
-                    .any(|c| options.categories.contains(c));
-            let recent = options
-                .since
-                .is_none_or(|since| record.year.is_some_and(|y| y >= since));
-            let arxiv_id = record.arxiv.clone().unwrap_or_default();
-            if let Some(entry_id) = by_arxiv.get(&arxiv_id) {
+                };
                 let cached = cache.entries.entry(entry_id.clone()).or_default();
                 cached.identify(
                     IdKind::Arxiv,
@@ -159,26 +168,12 @@ pub fn import_snapshot(
                         confidence: None,
                     },
                 );
-                cached.absorb(record, Source::Arxiv, &now);
+                cached.absorb(&record, Source::Arxiv, &now);
                 report.merged += 1;
-                continue;
-            }
-            if !wanted_category || !recent {
-                report.filtered += 1;
-                continue;
-            }
-            writer.add_document(
-                Record::from_snapshot(&parsed).to_document(&fields, &catalog.vocabulary),
-            )?;
-            report.indexed += 1;
-            if report.indexed.is_multiple_of(10_000) {
-                bar.set_message(format!(
-                    "{} records, {:.0}/s",
-                    report.indexed,
-                    report.indexed as f64 / started.elapsed().as_secs_f64()
-                ));
             }
         }
+        report.malformed.sort();
+        report.malformed.truncate(MALFORMED_SHOWN);
         if let Some(dir) = cache_dir
             && report.merged > 0
         {
@@ -192,6 +187,7 @@ pub fn import_snapshot(
         }
         let inputs = index_inputs()?;
         let print = fingerprint(inputs.iter().map(|(n, b)| (n.as_str(), b.as_slice())));
+        let mut writer = writer;
         let mut commit = writer.prepare_commit()?;
         commit.set_payload(&print);
         commit.commit()?;
@@ -208,6 +204,113 @@ pub fn import_snapshot(
         Err(e) => {
             dir.discard(&generation, &lock);
             Err(e)
+        }
+    }
+}
+
+const BATCH_LINES: usize = 1000;
+
+/// What one worker did.
+#[derive(Default)]
+struct Batch {
+    indexed: u64,
+    filtered: u64,
+    malformed: Vec<(u64, String)>,
+    /// Records of catalog entries, merged into the cache afterwards.
+    merged: Vec<crate::ingest::record::PaperRecord>,
+}
+
+fn read_lines(
+    lines: Box<dyn BufRead>,
+    sender: &std::sync::mpsc::SyncSender<(u64, Vec<Vec<u8>>)>,
+    path: &Path,
+    report: &mut ImportReport,
+    bar: &ProgressBar,
+    started: &Instant,
+) -> Result<(), Error> {
+    let mut batch = Vec::with_capacity(BATCH_LINES);
+    let mut first = 1;
+    for line in lines.split(b'\n') {
+        let line = line.map_err(|e| Error::io(path, e))?;
+        report.lines += 1;
+        report.bytes += line.len() as u64 + 1;
+        batch.push(line);
+        if batch.len() == BATCH_LINES {
+            let full = std::mem::replace(&mut batch, Vec::with_capacity(BATCH_LINES));
+            // A closed channel means the workers stopped on an error.
+            if sender.send((first, full)).is_err() {
+                return Ok(());
+            }
+            first = report.lines + 1;
+            if report.lines.is_multiple_of(50_000) {
+                bar.set_message(format!(
+                    "{} lines, {:.0}/s",
+                    report.lines,
+                    report.lines as f64 / started.elapsed().as_secs_f64()
+                ));
+            }
+        }
+    }
+    if !batch.is_empty() {
+        let _ = sender.send((first, batch));
+    }
+    Ok(())
+}
+
+fn work(
+    receiver: &Mutex<std::sync::mpsc::Receiver<(u64, Vec<Vec<u8>>)>>,
+    writer: &tantivy::IndexWriter,
+    fields: &crate::index::Fields,
+    catalog: &Catalog,
+    by_arxiv: &HashMap<String, String>,
+    options: &ImportOptions,
+) -> Result<Batch, Error> {
+    let mut out = Batch::default();
+    loop {
+        let next = receiver
+            .lock()
+            .map_err(|_| Error::Index("import channel poisoned".into()))?
+            .recv();
+        let Ok((first, lines)) = next else {
+            return Ok(out);
+        };
+        for (offset, line) in lines.iter().enumerate() {
+            let text = String::from_utf8_lossy(line);
+            if text.trim().is_empty() {
+                continue;
+            }
+            let parsed = match parse_line(&text) {
+                Ok(parsed) => parsed,
+                Err(reason) => {
+                    out.malformed.push((first + offset as u64, reason));
+                    continue;
+                }
+            };
+            let record = &parsed.record;
+            if record
+                .arxiv
+                .as_ref()
+                .is_some_and(|id| by_arxiv.contains_key(id))
+            {
+                out.merged.push(parsed.record);
+                continue;
+            }
+            let wanted = options.categories.is_empty()
+                || record
+                    .categories
+                    .iter()
+                    .any(|c| options.categories.contains(c));
+            let recent = options
+                .since
+                .is_none_or(|since| record.year.is_some_and(|y| y >= since));
+            if !wanted || !recent {
+                out.filtered += 1;
+                continue;
+            }
+            writer.add_document(
+                Record::from_snapshot(&parsed).to_document(fields, &catalog.vocabulary),
+            )?;
+            out.indexed += 1;
         }
     }
 }

@@ -124,7 +124,7 @@ pub fn import_snapshot(
             .min(8);
         // Lines are read here and parsed, filtered and turned into documents
         // by workers; a bounded channel keeps memory bounded.
-        let (sender, receiver) = std::sync::mpsc::sync_channel::<(u64, Vec<Vec<u8>>)>(workers * 2);
+        let (sender, receiver) = std::sync::mpsc::sync_channel::<LineBatch>(workers * 2);
         let receiver = Mutex::new(receiver);
         let outcomes: Vec<Result<Batch, Error>> = std::thread::scope(|scope| {
             let handles: Vec<_> = (0..workers)
@@ -210,6 +210,9 @@ pub fn import_snapshot(
 
 const BATCH_LINES: usize = 1000;
 
+/// Raw lines, with the number of the first.
+type LineBatch = (u64, Vec<Vec<u8>>);
+
 /// What one worker did.
 #[derive(Default)]
 struct Batch {
@@ -222,7 +225,7 @@ struct Batch {
 
 fn read_lines(
     lines: Box<dyn BufRead>,
-    sender: &std::sync::mpsc::SyncSender<(u64, Vec<Vec<u8>>)>,
+    sender: &std::sync::mpsc::SyncSender<LineBatch>,
     path: &Path,
     report: &mut ImportReport,
     bar: &ProgressBar,
@@ -258,7 +261,7 @@ fn read_lines(
 }
 
 fn work(
-    receiver: &Mutex<std::sync::mpsc::Receiver<(u64, Vec<Vec<u8>>)>>,
+    receiver: &Mutex<std::sync::mpsc::Receiver<LineBatch>>,
     writer: &tantivy::IndexWriter,
     fields: &crate::index::Fields,
     catalog: &Catalog,

@@ -540,3 +540,63 @@ async fn openalex_fills_missing_abstracts_when_keyed_and_verbose_logs_requests()
     assert_eq!(abstract_text["value"], "Experts route snarks and snarks");
     assert_eq!(abstract_text["source"], "openalex");
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_run_killed_mid_way_keeps_a_valid_cache_with_what_it_got() {
+    let server = MockServer::start().await;
+    let mut papers = String::from("[section]\nname = \"Papers\"\norder = 1\n");
+    for i in 0..12 {
+        papers.push_str(&format!(
+            "\n[[entry]]\nid = \"doi-{i}\"\nkind = \"paper\"\ntitle = \"Fictional DOI Paper {i}\"\nurl = \"https://doi.org/10.1000/slow.{i}\"\nauthors = [\"Dan Invented\"]\nvenue = \"FICT\"\nyear = 2022\ndoi = \"10.1000/slow.{i}\"\ntags = [\"mixture-of-experts\"]\nnote = \"Fictional.\"\n"
+        ));
+        Mock::given(method("GET"))
+            .and(path_regex(format!(
+                "^/crossref/works/10\\.1000(/|%2F)slow\\.{i}$"
+            )))
+            .respond_with(
+                ResponseTemplate::new(200)
+                    .set_delay(Duration::from_millis(150))
+                    .set_body_string(crossref_work(
+                        &format!("10.1000/slow.{i}"),
+                        &format!("Fictional DOI Paper {i}"),
+                        "<jats:p>Slow.</jats:p>",
+                    )),
+            )
+            .mount(&server)
+            .await;
+    }
+    let fixture = Fixture::with_files(&[("tags.toml", TAGS), ("papers.toml", &papers)]);
+    let bin = assert_cmd::cargo::cargo_bin("distml-search");
+    let mut child = std::process::Command::new(bin)
+        .current_dir(fixture.dir.path())
+        .env("DISTML_CROSSREF_API", format!("{}/crossref", server.uri()))
+        .env("DISTML_ARXIV_API", format!("{}/arxiv", server.uri()))
+        .env("DISTML_ARXIV_DELAY_MS", "0")
+        .env_remove("DISTML_OFFLINE")
+        .arg("index")
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let cache = fixture.catalog().join("metadata.json");
+    let started = Instant::now();
+    while started.elapsed() < Duration::from_secs(10) {
+        let records =
+            std::fs::read_to_string(&cache).map_or(0, |t| t.matches("\"fetched_at\"").count());
+        if records >= 3 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    child.kill().unwrap();
+    let _ = child.wait();
+    let value: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&cache).unwrap())
+        .expect("a valid cache after the kill");
+    let fetched = value["entries"]
+        .as_object()
+        .unwrap()
+        .values()
+        .filter(|e| e.get("abstract").is_some())
+        .count();
+    assert!((3..12).contains(&fetched), "{fetched} records kept");
+}

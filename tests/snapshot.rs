@@ -333,3 +333,72 @@ fn ndjson_export_writes_every_document() {
         "Zorblats in pipelines, from the snapshot."
     );
 }
+
+#[test]
+fn a_killed_import_leaves_the_previous_index() {
+    let fixture = fixture();
+    fixture
+        .cmd()
+        .args(["import", "--arxiv-snapshot", "snapshot.jsonl"])
+        .assert()
+        .success();
+    let current = std::fs::read_to_string(fixture.index().join("CURRENT")).unwrap();
+    let many: String = (0..60_000)
+        .map(|i| {
+            line(
+                &format!("1412.{:05}", i % 90_000),
+                &format!("Generated glorp study {i}"),
+                "cs.DC",
+                "Mon, 2 Mar 2020 10:00:00 GMT",
+                "Glorps, generated.",
+            ) + "\n"
+        })
+        .collect();
+    std::fs::write(fixture.dir.path().join("many.jsonl"), many).unwrap();
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("distml-search"))
+        .current_dir(fixture.dir.path())
+        .env("DISTML_OFFLINE", "1")
+        .args(["import", "--arxiv-snapshot", "many.jsonl"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let generations = || {
+        std::fs::read_dir(fixture.index())
+            .unwrap()
+            .flatten()
+            .filter(|e| e.file_name().to_string_lossy().starts_with("gen-"))
+            .count()
+    };
+    let started = std::time::Instant::now();
+    while generations() < 2 && started.elapsed() < std::time::Duration::from_secs(30) {
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    std::thread::sleep(std::time::Duration::from_millis(100));
+    child.kill().unwrap();
+    assert!(
+        !child.wait().unwrap().success(),
+        "the import finished before it could be killed"
+    );
+    assert_eq!(
+        std::fs::read_to_string(fixture.index().join("CURRENT")).unwrap(),
+        current
+    );
+    let mut found = ids(&fixture
+        .cmd()
+        .args(["search", "--json", "--collection", "arxiv", "glorps"])
+        .output()
+        .unwrap());
+    found.sort();
+    assert_eq!(found, ["arxiv:1412.99991", "arxiv:1412.99994"]);
+    fixture
+        .cmd()
+        .args(["import", "--arxiv-snapshot", "snapshot.jsonl"])
+        .assert()
+        .success();
+    assert_eq!(
+        generations(),
+        1,
+        "the killed import's generation is cleaned up"
+    );
+}

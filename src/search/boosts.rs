@@ -29,8 +29,6 @@ pub struct Boosts {
     pub synonym_text: f32,
     /// An exact arXiv id or DOI.
     pub identifier: f32,
-    /// Weight of the non-best fields in a multi-field match.
-    pub tie_breaker: f32,
 }
 
 impl Default for Boosts {
@@ -42,11 +40,10 @@ impl Default for Boosts {
             abstract_text: 1.0,
             authors: 1.0,
             venue: 0.8,
-            joined: 2.0,
-            tag: 2.5,
+            joined: 1.5,
+            tag: 3.0,
             synonym_text: 0.25,
             identifier: 10.0,
-            tie_breaker: 0.2,
         }
     }
 }

@@ -8,8 +8,8 @@ use std::ops::Bound;
 use tantivy::Searcher;
 use tantivy::Term;
 use tantivy::query::{
-    AllQuery, BooleanQuery, BoostQuery, ConstScoreQuery, DisjunctionMaxQuery, EmptyQuery, Occur,
-    PhraseQuery, Query, RangeQuery, TermQuery,
+    AllQuery, BooleanQuery, BoostQuery, ConstScoreQuery, EmptyQuery, Occur, PhraseQuery, Query,
+    RangeQuery, TermQuery,
 };
 use tantivy::schema::{Field, IndexRecordOption};
 use tantivy::tokenizer::TextAnalyzer;
@@ -185,7 +185,11 @@ impl<'a> Compiler<'a> {
                 i += 1;
                 continue;
             }
-            clauses.push((Occur::Should, self.text(&word, 1.0)));
+            clauses.extend(
+                self.text_parts(&word, 1.0)
+                    .into_iter()
+                    .map(|q| (Occur::Should, q)),
+            );
             plain.push(word);
             i += 1;
         }
@@ -305,15 +309,28 @@ impl<'a> Compiler<'a> {
         if per_field.is_empty() {
             return Box::new(EmptyQuery);
         }
-        let best: Q = Box::new(DisjunctionMaxQuery::with_tie_breaker(
-            per_field,
-            b.tie_breaker,
+        let any: Q = Box::new(BooleanQuery::new(
+            per_field.into_iter().map(|q| (Occur::Should, q)).collect(),
         ));
-        Box::new(BoostQuery::new(best, b.synonym_text))
+        Box::new(BoostQuery::new(any, b.synonym_text))
     }
 
-    /// `text` in every searchable field, the best field counting most.
+    /// `text` in every searchable field, each match adding its weighted
+    /// BM25 score.
     fn text(&mut self, text: &str, boost: f32) -> Q {
+        let parts = self.text_parts(text, boost);
+        if parts.is_empty() {
+            return Box::new(EmptyQuery);
+        }
+        Box::new(BooleanQuery::new(
+            parts.into_iter().map(|q| (Occur::Should, q)).collect(),
+        ))
+    }
+
+    /// The per-field queries of `text`. Kept flat (boosted term queries side
+    /// by side, not nested under a max) so that tantivy can skip blocks of
+    /// documents that cannot reach the top k (block-max WAND).
+    fn text_parts(&mut self, text: &str, boost: f32) -> Vec<Q> {
         let b = self.boosts;
         let f = self.fields.clone();
         let mut per_field: Vec<Q> = Vec::new();
@@ -367,18 +384,16 @@ impl<'a> Compiler<'a> {
                 b.identifier,
             )));
         }
-        if per_field.is_empty() {
-            return Box::new(EmptyQuery);
+        if !per_field.is_empty() {
+            self.scoring = true;
         }
-        self.scoring = true;
-        let best: Q = Box::new(DisjunctionMaxQuery::with_tie_breaker(
-            per_field,
-            b.tie_breaker,
-        ));
         if (boost - 1.0).abs() < f32::EPSILON {
-            best
+            per_field
         } else {
-            Box::new(BoostQuery::new(best, boost))
+            per_field
+                .into_iter()
+                .map(|q| Box::new(BoostQuery::new(q, boost)) as Q)
+                .collect()
         }
     }
 

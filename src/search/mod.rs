@@ -10,10 +10,8 @@ pub mod synonyms;
 
 use std::ops::Range;
 
-use tantivy::Term;
 use tantivy::collector::TopDocs;
-use tantivy::query::{BooleanQuery, ConstScoreQuery, Occur, Query, TermQuery};
-use tantivy::schema::IndexRecordOption;
+use tantivy::query::Query;
 use tantivy::snippet::SnippetGenerator;
 use tantivy::{DocAddress, Searcher, TantivyDocument};
 
@@ -24,12 +22,10 @@ pub use similar::similar;
 
 use crate::catalog::Vocabulary;
 use crate::error::Error;
-use crate::index::{Fields, OpenIndex, Record};
+use crate::index::{CATALOG, Fields, OpenIndex, Record};
 use synonyms::Synonyms;
 
 const SNIPPET_CHARS: usize = 240;
-/// Small enough never to outrank a better match.
-const CATALOG_TIE_BREAK: f32 = 0.001;
 
 pub struct SearchRequest<'a> {
     pub query: &'a str,
@@ -107,22 +103,6 @@ pub fn search(
         )));
     }
     let rewrites = compiler.rewrites.clone();
-    // On equal scores the curated catalog comes before imported records.
-    let query: Box<dyn Query> = if compiler.scoring {
-        let catalog = TermQuery::new(
-            Term::from_field_text(fields.collection, crate::index::CATALOG),
-            IndexRecordOption::Basic,
-        );
-        Box::new(BooleanQuery::new(vec![
-            (Occur::Must, query),
-            (
-                Occur::Should,
-                Box::new(ConstScoreQuery::new(Box::new(catalog), CATALOG_TIE_BREAK)),
-            ),
-        ]))
-    } else {
-        query
-    };
     // One more than asked tells whether there are more, without counting
     // every match (which would defeat tantivy's top-k pruning).
     let mut top = searcher.search(
@@ -146,11 +126,13 @@ pub fn search(
             },
         });
     }
-    // Equal scores (filters only, say): newest first, then by id, so that
-    // results do not depend on the order of documents in the index.
+    // Equal scores: the curated catalog before imported records, then the
+    // newest, then by id, so that results do not depend on the order of
+    // documents in the index.
     hits.sort_by(|a, b| {
         b.score
             .total_cmp(&a.score)
+            .then((b.record.collection == CATALOG).cmp(&(a.record.collection == CATALOG)))
             .then(b.record.year.cmp(&a.record.year))
             .then(a.record.id.cmp(&b.record.id))
     });

@@ -24,7 +24,7 @@ fn fixture() -> &'static Fixture {
         let (catalog, _) = load_files(&builtin_files());
         let dir = tempfile::tempdir().unwrap();
         let index = IndexDir::new(dir.path());
-        let lock = index.lock(true).unwrap().unwrap();
+        let lock = index.lock_waiting(|| ()).unwrap();
         rebuild(&index, &lock, &catalog, &Cache::default(), &fingerprint([])).unwrap();
         let open = index.open().unwrap().unwrap();
         let sections = catalog.sections.iter().map(|s| s.name.clone()).collect();

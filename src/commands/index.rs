@@ -17,17 +17,12 @@ pub fn run(
 ) -> Result<(), Error> {
     let catalog = load_valid_catalog(locations, false)?;
     let dir = IndexDir::new(&locations.index);
-    let lock = match dir.lock(false)? {
-        Some(lock) => lock,
-        None => {
-            let _ = writeln!(
-                err,
-                "distml-search: another index rebuild is running; waiting for it to finish"
-            );
-            dir.lock(true)?
-                .ok_or_else(|| Error::Index("could not lock the index".into()))?
-        }
-    };
+    let lock = dir.lock_waiting(|| {
+        let _ = writeln!(
+            err,
+            "distml-search: another index rebuild is running; waiting for it to finish"
+        );
+    })?;
     let mut cache = locations.load_cache()?;
     if !args.offline {
         match &locations.catalog {

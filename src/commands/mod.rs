@@ -48,31 +48,33 @@ pub fn ready_index(
     let dir = IndexDir::new(&locations.index);
     let catalog = load_valid_catalog(locations, false)?;
     let current = match dir.open()? {
-        Some(open) if open.fingerprint.as_deref() == Some(wanted.as_str()) => {
+        Some(open)
+            if open.fingerprint.as_deref() == Some(wanted.as_str()) && open.is_compatible() =>
+        {
             return Ok((catalog, open));
         }
         other => other,
     };
-    let lock = match dir.lock(false)? {
-        Some(lock) => lock,
-        None => match current {
-            Some(open) => {
-                let _ = writeln!(
-                    err,
-                    "distml-search: note: another process is rebuilding the index; these results may be stale"
-                );
-                return Ok((catalog, open));
-            }
-            None => {
+    let lock = match (dir.try_lock()?, current) {
+        (Some(lock), current) => (lock, current),
+        (None, Some(open)) => {
+            let _ = writeln!(
+                err,
+                "distml-search: note: another process is rebuilding the index; these results may be stale"
+            );
+            return Ok((catalog, open));
+        }
+        (None, None) => (
+            dir.lock_waiting(|| {
                 let _ = writeln!(
                     err,
                     "distml-search: waiting for another process to finish building the index"
                 );
-                dir.lock(true)?
-                    .ok_or_else(|| Error::Index("could not lock the index".into()))?
-            }
-        },
+            })?,
+            None,
+        ),
     };
+    let (lock, current) = lock;
     // Another process may have finished the same build while we waited.
     if let Some(open) = dir.open()?
         && open.fingerprint.as_deref() == Some(wanted.as_str())

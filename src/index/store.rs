@@ -77,9 +77,29 @@ impl IndexDir {
         Err(last_error.unwrap_or_else(|| Error::Index("index could not be opened".into())))
     }
 
-    /// Takes the rebuild lock; `wait` blocks until another rebuild ends,
-    /// otherwise `Ok(None)` says one is running.
-    pub fn lock(&self, wait: bool) -> Result<Option<RebuildLock>, Error> {
+    /// Takes the rebuild lock if it is free; `None` says a rebuild is running.
+    pub fn try_lock(&self) -> Result<Option<RebuildLock>, Error> {
+        let (file, path) = self.lock_file()?;
+        match file.try_lock() {
+            Ok(()) => Ok(Some(RebuildLock { _file: file })),
+            Err(std::fs::TryLockError::WouldBlock) => Ok(None),
+            Err(std::fs::TryLockError::Error(e)) => Err(Error::io(&path, e)),
+        }
+    }
+
+    /// Takes the rebuild lock, calling `waiting` first if another rebuild
+    /// holds it and then blocking until that one ends.
+    pub fn lock_waiting(&self, waiting: impl FnOnce()) -> Result<RebuildLock, Error> {
+        if let Some(lock) = self.try_lock()? {
+            return Ok(lock);
+        }
+        waiting();
+        let (file, path) = self.lock_file()?;
+        file.lock().map_err(|e| Error::io(&path, e))?;
+        Ok(RebuildLock { _file: file })
+    }
+
+    fn lock_file(&self) -> Result<(File, PathBuf), Error> {
         std::fs::create_dir_all(&self.root).map_err(|e| Error::io(&self.root, e))?;
         let path = self.root.join(LOCK);
         let file = File::options()
@@ -88,15 +108,7 @@ impl IndexDir {
             .write(true)
             .open(&path)
             .map_err(|e| Error::io(&path, e))?;
-        match file.try_lock() {
-            Ok(()) => Ok(Some(RebuildLock { _file: file })),
-            Err(std::fs::TryLockError::WouldBlock) if wait => {
-                file.lock().map_err(|e| Error::io(&path, e))?;
-                Ok(Some(RebuildLock { _file: file }))
-            }
-            Err(std::fs::TryLockError::WouldBlock) => Ok(None),
-            Err(std::fs::TryLockError::Error(e)) => Err(Error::io(&path, e)),
-        }
+        Ok((file, path))
     }
 
     /// A new, empty generation folder to build into.

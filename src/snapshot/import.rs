@@ -85,12 +85,9 @@ pub fn import_snapshot(
     options: &ImportOptions,
 ) -> Result<ImportReport, Error> {
     let started = Instant::now();
-    let lock = match dir.lock(false)? {
-        Some(lock) => lock,
-        None => dir
-            .lock(true)?
-            .ok_or_else(|| Error::Index("could not lock the index".into()))?,
-    };
+    let lock = dir.lock_waiting(|| {
+        eprintln!("distml-search: another index rebuild is running; waiting for it to finish")
+    })?;
     let by_arxiv: HashMap<String, String> = catalog
         .entries
         .iter()

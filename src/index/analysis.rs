@@ -6,9 +6,11 @@
 //! words written together.
 
 use tantivy::Index;
+
+use super::stem_cache::CachedStemmer;
 use tantivy::tokenizer::{
-    AsciiFoldingFilter, Language, LowerCaser, RemoveLongFilter, SimpleTokenizer, Stemmer,
-    StopWordFilter, TextAnalyzer,
+    AsciiFoldingFilter, Language, LowerCaser, RemoveLongFilter, SimpleTokenizer, StopWordFilter,
+    TextAnalyzer,
 };
 
 pub const ENGLISH: &str = "distml_english";
@@ -21,7 +23,7 @@ pub fn english() -> TextAnalyzer {
         .filter(RemoveLongFilter::limit(40))
         .filter(LowerCaser)
         .filter(AsciiFoldingFilter)
-        .filter(Stemmer::new(Language::English))
+        .filter(CachedStemmer)
         .build()
 }
 

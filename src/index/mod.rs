@@ -4,6 +4,7 @@
 pub mod analysis;
 mod document;
 pub mod schema;
+mod stem_cache;
 mod store;
 
 use std::time::{Duration, Instant};

@@ -1,0 +1,126 @@
+//! A stemmer that remembers. A corpus repeats its vocabulary (Zipf), and
+//! stemming a word costs several times a hash lookup, so each analyzer keeps
+//! the stems it has computed. Results are exactly tantivy's English stemmer's.
+
+use std::collections::HashMap;
+
+use tantivy::tokenizer::{
+    Language, RawTokenizer, Stemmer, TextAnalyzer, Token, TokenFilter, TokenStream, Tokenizer,
+};
+
+/// Distinct words remembered before the cache starts over (bounds memory).
+const CAPACITY: usize = 200_000;
+
+#[derive(Clone, Default)]
+pub struct CachedStemmer;
+
+impl TokenFilter for CachedStemmer {
+    type Tokenizer<T: Tokenizer> = CachedStemmerFilter<T>;
+
+    fn transform<T: Tokenizer>(self, inner: T) -> CachedStemmerFilter<T> {
+        CachedStemmerFilter {
+            inner,
+            cache: HashMap::new(),
+            stemmer: TextAnalyzer::builder(RawTokenizer::default())
+                .filter(Stemmer::new(Language::English))
+                .build(),
+        }
+    }
+}
+
+#[derive(Clone)]
+pub struct CachedStemmerFilter<T> {
+    inner: T,
+    cache: HashMap<String, String>,
+    /// Stems one word on a cache miss.
+    stemmer: TextAnalyzer,
+}
+
+impl<T: Tokenizer> Tokenizer for CachedStemmerFilter<T> {
+    type TokenStream<'a> = CachedStemmerStream<'a, T::TokenStream<'a>>;
+
+    fn token_stream<'a>(&'a mut self, text: &'a str) -> Self::TokenStream<'a> {
+        CachedStemmerStream {
+            tail: self.inner.token_stream(text),
+            cache: &mut self.cache,
+            stemmer: &mut self.stemmer,
+        }
+    }
+}
+
+pub struct CachedStemmerStream<'a, T> {
+    tail: T,
+    cache: &'a mut HashMap<String, String>,
+    stemmer: &'a mut TextAnalyzer,
+}
+
+impl<T: TokenStream> TokenStream for CachedStemmerStream<'_, T> {
+    fn advance(&mut self) -> bool {
+        if !self.tail.advance() {
+            return false;
+        }
+        let token = self.tail.token_mut();
+        if let Some(stem) = self.cache.get(&token.text) {
+            token.text.clear();
+            token.text.push_str(stem);
+            return true;
+        }
+        let stem = {
+            let mut stream = self.stemmer.token_stream(&token.text);
+            if stream.advance() {
+                stream.token().text.clone()
+            } else {
+                token.text.clone()
+            }
+        };
+        if self.cache.len() >= CAPACITY {
+            self.cache.clear();
+        }
+        self.cache
+            .insert(std::mem::replace(&mut token.text, stem.clone()), stem);
+        true
+    }
+
+    fn token(&self) -> &Token {
+        self.tail.token()
+    }
+
+    fn token_mut(&mut self) -> &mut Token {
+        self.tail.token_mut()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tantivy::tokenizer::{LowerCaser, SimpleTokenizer};
+
+    fn stems(analyzer: &mut TextAnalyzer, text: &str) -> Vec<String> {
+        let mut out = Vec::new();
+        let mut stream = analyzer.token_stream(text);
+        while stream.advance() {
+            out.push(stream.token().text.clone());
+        }
+        out
+    }
+
+    #[test]
+    fn same_stems_as_the_plain_stemmer_also_when_cached() {
+        let text = "Training pipelines trains the pipelined trainers; training again";
+        let mut plain = TextAnalyzer::builder(SimpleTokenizer::default())
+            .filter(LowerCaser)
+            .filter(Stemmer::new(Language::English))
+            .build();
+        let mut cached = TextAnalyzer::builder(SimpleTokenizer::default())
+            .filter(LowerCaser)
+            .filter(CachedStemmer)
+            .build();
+        let expected = stems(&mut plain, text);
+        assert_eq!(stems(&mut cached, text), expected);
+        assert_eq!(
+            stems(&mut cached, text),
+            expected,
+            "second pass, from the cache"
+        );
+    }
+}

@@ -110,8 +110,10 @@ fn run(records: u64, seed: u64) {
         let mut out = std::io::BufWriter::new(std::fs::File::create(&corpus).unwrap());
         distml_search_scale::generate(seed, records, &mut out).unwrap();
     }
+    // Always the binary of the sources at hand, never a stale one.
+    let built = Command::new("cargo").args(["build", "--release", "--quiet"]).current_dir(&root).status().unwrap();
+    assert!(built.success(), "cargo build --release failed");
     let bin = root.join("target/release/distml-search");
-    assert!(bin.exists(), "build it first: cargo build --release");
     let this = std::env::current_exe().unwrap();
 
     // distml-search: import into a copy of the shipped catalog's index.

@@ -3,11 +3,10 @@
 
 mod common;
 
-use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::{Fixture, stderr_of, stdout_of};
+use common::{Fixture, generations, stderr_of, stdout_of};
 
 /// A section with `n` generated entries, so that a rebuild takes a while.
 fn large_section(n: usize) -> String {
@@ -18,19 +17,6 @@ fn large_section(n: usize) -> String {
         ));
     }
     text
-}
-
-fn generations(index: &Path) -> Vec<String> {
-    let mut names: Vec<String> = std::fs::read_dir(index)
-        .map(|rd| {
-            rd.flatten()
-                .map(|e| e.file_name().to_string_lossy().into_owned())
-                .filter(|n| n.starts_with("gen-"))
-                .collect()
-        })
-        .unwrap_or_default();
-    names.sort();
-    names
 }
 
 fn binary(fixture: &Fixture) -> Command {

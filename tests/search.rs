@@ -3,23 +3,11 @@
 
 mod common;
 
-use common::{Fixture, stderr_of, stdout_of};
+use common::{Fixture, json_ids, stderr_of, stdout_of};
 use serde_json::Value;
 
 fn search(fixture: &Fixture, args: &[&str]) -> std::process::Output {
     fixture.cmd().arg("search").args(args).output().unwrap()
-}
-
-fn json_ids(output: &std::process::Output) -> Vec<String> {
-    stdout_of(output)
-        .lines()
-        .map(|l| {
-            serde_json::from_str::<Value>(l).unwrap()["id"]
-                .as_str()
-                .unwrap()
-                .to_string()
-        })
-        .collect()
 }
 
 #[test]

@@ -80,18 +80,6 @@ fn fixture() -> Fixture {
     fixture
 }
 
-fn ids(output: &std::process::Output) -> Vec<String> {
-    stdout_of(output)
-        .lines()
-        .map(|l| {
-            serde_json::from_str::<Value>(l).unwrap()["id"]
-                .as_str()
-                .unwrap()
-                .to_string()
-        })
-        .collect()
-}
-
 #[test]
 fn snapshot_records_are_searchable_with_the_catalog() {
     let fixture = fixture();
@@ -114,7 +102,7 @@ fn snapshot_records_are_searchable_with_the_catalog() {
         .args(["search", "--json", "glorps"])
         .output()
         .unwrap();
-    let mut found = ids(&glorps);
+    let mut found = common::json_ids(&glorps);
     found.sort();
     assert_eq!(found, ["arxiv:1412.99991", "arxiv:1412.99994"]);
     let hit: Value = stdout_of(&glorps)
@@ -132,7 +120,7 @@ fn snapshot_records_are_searchable_with_the_catalog() {
         .args(["search", "--json", "zorblats"])
         .output()
         .unwrap();
-    assert_eq!(ids(&zorblats), ["bubbles-2015"]);
+    assert_eq!(common::json_ids(&zorblats), ["bubbles-2015"]);
     let show = stdout_of(
         &fixture
             .cmd()
@@ -148,35 +136,19 @@ fn snapshot_records_are_searchable_with_the_catalog() {
 
     // Synonyms, filters and collections work on snapshot records too.
     assert_eq!(
-        ids(&fixture
-            .cmd()
-            .args(["search", "--json", "key-value cache"])
-            .output()
-            .unwrap()),
+        common::search_ids(&fixture, &["key-value cache"]),
         ["arxiv:1412.99992"]
     );
     assert_eq!(
-        ids(&fixture
-            .cmd()
-            .args(["search", "--json", "--year", "2021", "glorps"])
-            .output()
-            .unwrap()),
+        common::search_ids(&fixture, &["--year", "2021", "glorps"]),
         ["arxiv:1412.99994"]
     );
     assert_eq!(
-        ids(&fixture
-            .cmd()
-            .args(["search", "--json", "--collection", "catalog", "glorps"])
-            .output()
-            .unwrap()),
+        common::search_ids(&fixture, &["--collection", "catalog", "glorps"]),
         Vec::<String>::new()
     );
     assert_eq!(
-        ids(&fixture
-            .cmd()
-            .args(["search", "--json", "--collection", "arxiv", "pipeline"])
-            .output()
-            .unwrap()),
+        common::search_ids(&fixture, &["--collection", "arxiv", "pipeline"]),
         Vec::<String>::new()
     );
 }
@@ -241,22 +213,10 @@ fn a_catalog_edit_keeps_the_imported_collection() {
         ),
     );
     assert_eq!(
-        ids(&fixture
-            .cmd()
-            .args(["search", "--json", "frobnication"])
-            .output()
-            .unwrap()),
+        common::search_ids(&fixture, &["frobnication"]),
         ["bubbles-2015"]
     );
-    assert_eq!(
-        ids(&fixture
-            .cmd()
-            .args(["search", "--json", "glorps"])
-            .output()
-            .unwrap())
-        .len(),
-        2
-    );
+    assert_eq!(common::search_ids(&fixture, &["glorps"]).len(), 2);
 }
 
 #[test]
@@ -293,15 +253,7 @@ fn a_failed_import_leaves_the_index_as_it_was() {
         std::fs::read_to_string(fixture.index().join("CURRENT")).unwrap(),
         current
     );
-    assert_eq!(
-        ids(&fixture
-            .cmd()
-            .args(["search", "--json", "glorps"])
-            .output()
-            .unwrap())
-        .len(),
-        2
-    );
+    assert_eq!(common::search_ids(&fixture, &["glorps"]).len(), 2);
 }
 
 #[test]
@@ -363,13 +315,7 @@ fn a_killed_import_leaves_the_previous_index() {
         .stderr(std::process::Stdio::null())
         .spawn()
         .unwrap();
-    let generations = || {
-        std::fs::read_dir(fixture.index())
-            .unwrap()
-            .flatten()
-            .filter(|e| e.file_name().to_string_lossy().starts_with("gen-"))
-            .count()
-    };
+    let generations = || common::generations(&fixture.index()).len();
     let started = std::time::Instant::now();
     while generations() < 2 && started.elapsed() < std::time::Duration::from_secs(30) {
         std::thread::sleep(std::time::Duration::from_millis(5));
@@ -384,11 +330,7 @@ fn a_killed_import_leaves_the_previous_index() {
         std::fs::read_to_string(fixture.index().join("CURRENT")).unwrap(),
         current
     );
-    let mut found = ids(&fixture
-        .cmd()
-        .args(["search", "--json", "--collection", "arxiv", "glorps"])
-        .output()
-        .unwrap());
+    let mut found = common::search_ids(&fixture, &["--collection", "arxiv", "glorps"]);
     found.sort();
     assert_eq!(found, ["arxiv:1412.99991", "arxiv:1412.99994"]);
     fixture

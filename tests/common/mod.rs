@@ -168,3 +168,42 @@ pub fn stderr_of(output: &std::process::Output) -> String {
 pub fn stdout_of(output: &std::process::Output) -> String {
     String::from_utf8_lossy(&output.stdout).into_owned()
 }
+
+/// The entry ids of a `--json` output, best first.
+pub fn json_ids(output: &std::process::Output) -> Vec<String> {
+    stdout_of(output)
+        .lines()
+        .map(|l| {
+            serde_json::from_str::<serde_json::Value>(l).unwrap()["id"]
+                .as_str()
+                .unwrap()
+                .to_string()
+        })
+        .collect()
+}
+
+/// The ids `search --json ARGS` finds in the fixture.
+pub fn search_ids(fixture: &Fixture, args: &[&str]) -> Vec<String> {
+    json_ids(
+        &fixture
+            .cmd()
+            .args(["search", "--json"])
+            .args(args)
+            .output()
+            .unwrap(),
+    )
+}
+
+/// The index generation folders (`gen-*`) under `index`.
+pub fn generations(index: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(index)
+        .map(|rd| {
+            rd.flatten()
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .filter(|n| n.starts_with("gen-"))
+                .collect()
+        })
+        .unwrap_or_default();
+    names.sort();
+    names
+}

@@ -27,7 +27,7 @@ fn fixture() -> &'static Fixture {
         let lock = index.lock_waiting(|| ()).unwrap();
         rebuild(&index, &lock, &catalog, &Cache::default(), &fingerprint([])).unwrap();
         let open = index.open().unwrap().unwrap();
-        let sections = catalog.sections.iter().map(|s| s.name.clone()).collect();
+        let sections = catalog.section_names();
         Fixture { catalog, open, sections, _dir: dir }
     })
 }

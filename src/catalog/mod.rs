@@ -108,6 +108,11 @@ impl Catalog {
         self.entries.iter().find(|e| e.id == id)
     }
 
+    /// The section names, which `section:` filters are matched against.
+    pub fn section_names(&self) -> Vec<String> {
+        self.sections.iter().map(|s| s.name.clone()).collect()
+    }
+
     /// Sections in list order, each with its entries in file order.
     pub fn sections_with_entries(&self) -> Vec<(&Section, Vec<&Entry>)> {
         let mut sections: Vec<&Section> = self.sections.iter().collect();

@@ -22,7 +22,7 @@ pub fn run(
     err: &mut dyn Write,
 ) -> Result<bool, Error> {
     let (catalog, open) = ready_index(locations, err)?;
-    let sections: Vec<String> = catalog.sections.iter().map(|s| s.name.clone()).collect();
+    let sections = catalog.section_names();
     let request = SearchRequest {
         query: "",
         filters: filters(&args.filters),

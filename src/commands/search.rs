@@ -22,7 +22,7 @@ pub fn run(
     if query.trim().is_empty() {
         return Err(Error::Query("the query has no words to search for".into()));
     }
-    let sections: Vec<String> = catalog.sections.iter().map(|s| s.name.clone()).collect();
+    let sections = catalog.section_names();
     let request = SearchRequest {
         query: &query,
         filters: filters(&args.filters),

@@ -145,7 +145,7 @@ fn run(records: u64, seed: u64) {
     let dir = IndexDir::new(ours.join("index"));
     let open = dir.open().unwrap().unwrap();
     let (catalog_data, _) = load_dir(&catalog).unwrap();
-    let sections: Vec<String> = catalog_data.sections.iter().map(|s| s.name.clone()).collect();
+    let sections = catalog_data.section_names();
     let mut ours_times = timed(|i| {
         let request = SearchRequest { query: QUERIES[i].0, filters: vec![], limit: 10, explain: false };
         let _ = search(&open, &catalog_data.vocabulary, &sections, &request, Boosts::default());

@@ -4,8 +4,9 @@
 #   bash fuzz/run.sh [SECONDS] [TARGET...]      default: 300 s, every target
 #
 # Needs the nightly toolchain and cargo-fuzz (cargo install cargo-fuzz).
-# The committed seeds in fuzz/corpus/TARGET are read, never written: new
-# inputs go to fuzz/work/TARGET. A crash is saved in fuzz/artifacts/TARGET;
+# The committed seeds in fuzz/corpus/TARGET, and the test fixtures of the
+# same format in tests/fixtures, are read, never written: new inputs go to
+# fuzz/work/TARGET. A crash is saved in fuzz/artifacts/TARGET;
 # make it a regression test before fixing it.
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -16,10 +17,21 @@ if [ ${#targets[@]} -eq 0 ]; then
   mapfile -t targets < <(cargo +nightly fuzz list)
 fi
 cargo +nightly fuzz build -O
+# Seeds per target: its own folder, plus the test fixtures it parses.
+seeds() {
+  local dirs=()
+  [ -d "corpus/$1" ] && dirs+=("corpus/$1")
+  case $1 in
+    arxiv | crossref | openalex) dirs+=("../tests/fixtures/$1") ;;
+    markdown) dirs+=("../tests/fixtures") ;;
+  esac
+  printf '%s\n' "${dirs[@]}"
+}
 run() {
   local target=$1
   mkdir -p "work/$target"
-  cargo +nightly fuzz run -O "$target" "work/$target" "corpus/$target" -- \
+  mapfile -t seed_dirs < <(seeds "$target")
+  cargo +nightly fuzz run -O "$target" "work/$target" "${seed_dirs[@]}" -- \
     -max_total_time="$seconds" -timeout=5 -rss_limit_mb=2048 -print_final_stats=1 \
     >"work/$target.log" 2>&1 && status=ok || status=FAILED
   local runs

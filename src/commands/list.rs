@@ -2,7 +2,7 @@
 
 use std::io::Write;
 
-use super::search::filters;
+use super::search::{filters, search_catalog};
 use super::{ready_index, stdout_error};
 use crate::cli::ListArgs;
 use crate::error::Error;
@@ -11,7 +11,7 @@ use crate::render::Style;
 use crate::render::json::record_value;
 use crate::render::table::byline;
 use crate::render::text::{inert, truncate};
-use crate::search::{Boosts, SearchRequest, search};
+use crate::search::SearchRequest;
 
 /// Returns whether any entry was listed.
 pub fn run(
@@ -22,20 +22,13 @@ pub fn run(
     err: &mut dyn Write,
 ) -> Result<bool, Error> {
     let (catalog, open) = ready_index(locations, err)?;
-    let sections = catalog.section_names();
     let request = SearchRequest {
         query: "",
         filters: filters(&args.filters),
         limit: catalog.entries.len().max(1),
         explain: false,
     };
-    let outcome = search(
-        &open,
-        &catalog.vocabulary,
-        &sections,
-        &request,
-        Boosts::load(locations.catalog_dir().ok())?,
-    )?;
+    let outcome = search_catalog(locations, &catalog, &open, &request)?;
     // List order: sections as in the list, entries as in their file.
     let order = |id: &str| {
         let position = catalog

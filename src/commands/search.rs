@@ -3,8 +3,10 @@
 use std::io::Write;
 
 use super::{ready_index, stdout_error};
+use crate::catalog::Catalog;
 use crate::cli::{CollectionArg, FilterArgs, Format, KindArg, SearchArgs, SimilarArgs};
 use crate::error::Error;
+use crate::index::OpenIndex;
 use crate::locations::Locations;
 use crate::render::{Style, bibtex, json, table};
 use crate::search::{Boosts, FieldName, Hit, SearchOutcome, SearchRequest, search, similar};
@@ -22,20 +24,13 @@ pub fn run(
     if query.trim().is_empty() {
         return Err(Error::Query("the query has no words to search for".into()));
     }
-    let sections = catalog.section_names();
     let request = SearchRequest {
         query: &query,
         filters: filters(&args.filters),
         limit: args.limit,
         explain: args.explain,
     };
-    let outcome = search(
-        &open,
-        &catalog.vocabulary,
-        &sections,
-        &request,
-        Boosts::load(locations.catalog_dir().ok())?,
-    )?;
+    let outcome = search_catalog(locations, &catalog, &open, &request)?;
     let format = if args.json { Format::Json } else { args.format };
     report_rewrites(&outcome, args.explain, format, err);
     print_hits(&outcome.hits, format, style, out)?;
@@ -70,6 +65,24 @@ pub fn run_similar(
     let format = if args.json { Format::Json } else { args.format };
     print_hits(&hits, format, style, out)?;
     Ok(!hits.is_empty())
+}
+
+/// Runs `request` with the catalog's sections and the ranking weights of
+/// its folder (shared by `search` and `list`).
+pub fn search_catalog(
+    locations: &Locations,
+    catalog: &Catalog,
+    open: &OpenIndex,
+    request: &SearchRequest<'_>,
+) -> Result<SearchOutcome, Error> {
+    let boosts = Boosts::load(locations.catalog_dir().ok())?;
+    search(
+        open,
+        &catalog.vocabulary,
+        &catalog.section_names(),
+        request,
+        boosts,
+    )
 }
 
 pub fn filters(args: &FilterArgs) -> Vec<(FieldName, String)> {

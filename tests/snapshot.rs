@@ -151,6 +151,24 @@ fn snapshot_records_are_searchable_with_the_catalog() {
         common::search_ids(&fixture, &["--collection", "arxiv", "pipeline"]),
         Vec::<String>::new()
     );
+
+    // An imported record's id is derived, not stored, yet finds it.
+    assert_eq!(
+        common::search_ids(&fixture, &["id:arxiv:1412.99994v2"]),
+        ["arxiv:1412.99994"]
+    );
+    let similar = fixture
+        .cmd()
+        .args(["similar", "--json", "arxiv:1412.99991"])
+        .output()
+        .unwrap();
+    assert!(similar.status.success(), "{}", stderr_of(&similar));
+    let similar = common::json_ids(&similar);
+    assert!(
+        similar.contains(&"arxiv:1412.99994".to_string())
+            && !similar.contains(&"arxiv:1412.99991".to_string()),
+        "{similar:?}"
+    );
 }
 
 #[test]

@@ -1,12 +1,14 @@
 //! From a catalog entry (and what the ingester cached about it) to an index
 //! document, and back to the record that search results show.
 
-use tantivy::TantivyDocument;
-use tantivy::schema::Value;
+use tantivy::query::{BooleanQuery, Occur, Query, TermQuery};
+use tantivy::schema::{IndexRecordOption, Value};
+use tantivy::{TantivyDocument, Term};
 
 use super::analysis::joined_pairs;
 use super::schema::Fields;
 use crate::catalog::{Entry, Vocabulary};
+use crate::ident;
 use crate::ingest::cache::CachedEntry;
 use crate::snapshot::SnapshotRecord;
 
@@ -34,6 +36,38 @@ pub struct Record {
     pub note: String,
     pub abstract_text: Option<String>,
     pub abstract_source: Option<String>,
+}
+
+/// The id of an imported record: `arxiv:` and its arXiv id.
+pub fn arxiv_record_id(arxiv: &str) -> String {
+    format!("{ARXIV_ID_PREFIX}{arxiv}")
+}
+
+pub const ARXIV_ID_PREFIX: &str = "arxiv:";
+
+/// Finds the record with this id, including imported records, whose id is
+/// not written to the index.
+pub fn id_query(fields: &Fields, id: &str) -> Box<dyn Query> {
+    let exact = |field, text: &str| -> Box<dyn Query> {
+        Box::new(TermQuery::new(
+            Term::from_field_text(field, text),
+            IndexRecordOption::Basic,
+        ))
+    };
+    match id.strip_prefix(ARXIV_ID_PREFIX) {
+        Some(arxiv) => Box::new(BooleanQuery::new(vec![
+            (Occur::Must, exact(fields.collection, ARXIV)),
+            (
+                Occur::Must,
+                exact(fields.arxiv, ident::strip_version(arxiv)),
+            ),
+        ])),
+        None => exact(fields.id, id),
+    }
+}
+
+fn arxiv_url(arxiv: &str) -> String {
+    format!("https://arxiv.org/abs/{arxiv}")
 }
 
 impl Record {
@@ -73,33 +107,40 @@ impl Record {
     }
 
     /// A snapshot record: a paper of the `arxiv` collection.
-    pub fn from_snapshot(snapshot: &SnapshotRecord) -> Record {
-        let r = &snapshot.record;
-        let arxiv = r.arxiv.clone().unwrap_or_default();
+    pub fn from_snapshot(snapshot: SnapshotRecord) -> Record {
+        let r = snapshot.record;
+        let arxiv = r.arxiv.unwrap_or_default();
         Record {
             collection: ARXIV.to_string(),
-            id: format!("arxiv:{arxiv}"),
+            id: arxiv_record_id(&arxiv),
             kind: "paper".to_string(),
-            title: r.title.clone(),
-            authors: r.authors.clone(),
+            title: r.title,
+            authors: r.authors,
             et_al: false,
-            venue: Some(r.journal_ref.clone().unwrap_or_else(|| "arXiv".to_string())),
+            venue: Some(r.journal_ref.unwrap_or_else(|| "arXiv".to_string())),
             year: r.year,
-            section: snapshot.primary_category.clone().unwrap_or_default(),
+            section: snapshot.primary_category.unwrap_or_default(),
             tags: Vec::new(),
-            url: format!("https://arxiv.org/abs/{arxiv}"),
-            arxiv: r.arxiv.clone(),
-            doi: r.doi.clone(),
-            note: String::new(),
-            abstract_text: r.abstract_text.clone(),
+            url: arxiv_url(&arxiv),
             abstract_source: r.abstract_text.as_ref().map(|_| "arxiv".to_string()),
+            abstract_text: r.abstract_text,
+            arxiv: Some(arxiv),
+            doi: r.doi,
+            note: String::new(),
         }
     }
 
     pub fn to_document(&self, fields: &Fields, vocabulary: &Vocabulary) -> TantivyDocument {
         let mut doc = TantivyDocument::default();
         doc.add_text(fields.collection, &self.collection);
-        doc.add_text(fields.id, &self.id);
+        // An imported record's id and URL follow from its arXiv id: writing
+        // them would add two terms found in no other document, the costliest
+        // kind, to each of a million records.
+        let imported = self.collection == ARXIV;
+        if !imported {
+            doc.add_text(fields.id, &self.id);
+            doc.add_text(fields.url, &self.url);
+        }
         doc.add_text(fields.kind, &self.kind);
         doc.add_text(fields.title, &self.title);
         for author in &self.authors {
@@ -113,28 +154,34 @@ impl Record {
             doc.add_i64(fields.year, year);
         }
         doc.add_text(fields.section, &self.section);
-        let mut dictionary = vec![
-            self.title.clone(),
-            self.note.clone(),
-            self.authors.join(" "),
-        ];
+        // The typo dictionary: every word a query may mean.
+        let mut dictionary = String::with_capacity(256);
+        let mut learn = |text: &str| {
+            dictionary.push_str(text);
+            dictionary.push(' ');
+        };
+        learn(&self.title);
+        learn(&self.note);
+        self.authors.iter().for_each(|a| learn(a));
         for tag in &self.tags {
             doc.add_text(fields.tags, tag);
             if let Some(t) = vocabulary.get(tag) {
                 doc.add_text(fields.tag_text, &t.label);
-                dictionary.extend(t.names().map(str::to_string));
+                t.names().for_each(&mut learn);
             }
         }
-        doc.add_text(fields.note, &self.note);
+        if !self.note.is_empty() {
+            doc.add_text(fields.note, &self.note);
+        }
         let mut prose = vec![self.title.as_str(), self.note.as_str()];
         if let Some(text) = &self.abstract_text {
             doc.add_text(fields.abstract_text, text);
             // Imported records keep spellings and the typo dictionary to
             // their titles: it is the abstracts' extra terms that would make
             // a million-record import slow.
-            if self.collection == CATALOG {
+            if !imported {
                 prose.push(text);
-                dictionary.push(text.clone());
+                learn(text);
             }
         }
         if let Some(source) = &self.abstract_source {
@@ -143,8 +190,7 @@ impl Record {
         for part in prose {
             doc.add_text(fields.joined, joined_pairs(part));
         }
-        doc.add_text(fields.words, dictionary.join(" "));
-        doc.add_text(fields.url, &self.url);
+        doc.add_text(fields.words, dictionary);
         if let Some(arxiv) = &self.arxiv {
             doc.add_text(fields.arxiv, arxiv);
         }
@@ -165,9 +211,18 @@ impl Record {
                 .filter_map(|v| v.as_str().map(str::to_string))
                 .collect::<Vec<_>>()
         };
+        let collection = text(fields.collection).unwrap_or_default();
+        let arxiv = text(fields.arxiv);
+        let derived = |make: fn(&str) -> String| {
+            (collection == ARXIV)
+                .then(|| arxiv.as_deref().map(make))
+                .flatten()
+                .unwrap_or_default()
+        };
         Record {
-            collection: text(fields.collection).unwrap_or_default(),
-            id: text(fields.id).unwrap_or_default(),
+            id: text(fields.id).unwrap_or_else(|| derived(arxiv_record_id)),
+            url: text(fields.url).unwrap_or_else(|| derived(arxiv_url)),
+            collection,
             kind: text(fields.kind).unwrap_or_default(),
             title: text(fields.title).unwrap_or_default(),
             authors: all(fields.authors),
@@ -176,8 +231,7 @@ impl Record {
             year: doc.get_first(fields.year).and_then(|v| v.as_i64()),
             section: text(fields.section).unwrap_or_default(),
             tags: all(fields.tags),
-            url: text(fields.url).unwrap_or_default(),
-            arxiv: text(fields.arxiv),
+            arxiv,
             doi: text(fields.doi),
             note: text(fields.note).unwrap_or_default(),
             abstract_text: text(fields.abstract_text),

@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use tantivy::{Index, IndexWriter, Term};
 
-pub use document::{ARXIV, CATALOG, Record};
+pub use document::{ARXIV, CATALOG, Record, id_query};
 pub use schema::{Fields, SCHEMA_VERSION};
 pub use store::{IndexDir, OpenIndex};
 

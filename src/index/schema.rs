@@ -7,7 +7,7 @@ use tantivy::schema::{
 use super::analysis::{ENGLISH, NAMES};
 
 /// Bumped whenever fields or analyzers change, so old indexes are rebuilt.
-pub const SCHEMA_VERSION: u32 = 3;
+pub const SCHEMA_VERSION: u32 = 4;
 
 /// Handles of every field of the schema.
 #[derive(Debug, Clone)]
@@ -41,9 +41,15 @@ pub struct Fields {
 }
 
 fn text(analyzer: &str, stored: bool) -> TextOptions {
+    recorded(analyzer, stored, IndexRecordOption::WithFreqsAndPositions)
+}
+
+/// Fields that are never searched by phrase skip positions, which are most of
+/// the cost of indexing a term.
+fn recorded(analyzer: &str, stored: bool, record: IndexRecordOption) -> TextOptions {
     let indexing = TextFieldIndexing::default()
         .set_tokenizer(analyzer)
-        .set_index_option(IndexRecordOption::WithFreqsAndPositions);
+        .set_index_option(record);
     let options = TextOptions::default().set_indexing_options(indexing);
     if stored {
         options.set_stored()
@@ -66,8 +72,11 @@ pub fn build_schema() -> (Schema, Fields) {
         tag_text: b.add_text_field("tag_text", text(ENGLISH, false)),
         note: b.add_text_field("note", text(ENGLISH, true)),
         abstract_text: b.add_text_field("abstract", text(ENGLISH, true)),
-        joined: b.add_text_field("joined", text(NAMES, false)),
-        words: b.add_text_field("words", text(NAMES, false)),
+        joined: b.add_text_field(
+            "joined",
+            recorded(NAMES, false, IndexRecordOption::WithFreqs),
+        ),
+        words: b.add_text_field("words", recorded(NAMES, false, IndexRecordOption::Basic)),
         url: b.add_text_field("url", STRING | STORED),
         arxiv: b.add_text_field("arxiv", STRING | STORED),
         doi: b.add_text_field("doi", STRING | STORED),

@@ -1,8 +1,10 @@
 //! A stemmer that remembers. A corpus repeats its vocabulary (Zipf), and
 //! stemming a word costs several times a hash lookup, so each analyzer keeps
-//! the stems it has computed. Results are exactly tantivy's English stemmer's.
+//! the stems it has computed. The hash is fast, not collision-resistant:
+//! crafted collisions could only slow the import of the corpus holding them.
+//! Results are exactly tantivy's English stemmer's.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 
 use tantivy::tokenizer::{
     Language, RawTokenizer, Stemmer, TextAnalyzer, Token, TokenFilter, TokenStream, Tokenizer,
@@ -20,7 +22,7 @@ impl TokenFilter for CachedStemmer {
     fn transform<T: Tokenizer>(self, inner: T) -> CachedStemmerFilter<T> {
         CachedStemmerFilter {
             inner,
-            cache: HashMap::new(),
+            cache: FxHashMap::default(),
             stemmer: TextAnalyzer::builder(RawTokenizer::default())
                 .filter(Stemmer::new(Language::English))
                 .build(),
@@ -31,7 +33,7 @@ impl TokenFilter for CachedStemmer {
 #[derive(Clone)]
 pub struct CachedStemmerFilter<T> {
     inner: T,
-    cache: HashMap<String, String>,
+    cache: FxHashMap<String, String>,
     /// Stems one word on a cache miss.
     stemmer: TextAnalyzer,
 }
@@ -50,7 +52,7 @@ impl<T: Tokenizer> Tokenizer for CachedStemmerFilter<T> {
 
 pub struct CachedStemmerStream<'a, T> {
     tail: T,
-    cache: &'a mut HashMap<String, String>,
+    cache: &'a mut FxHashMap<String, String>,
     stemmer: &'a mut TextAnalyzer,
 }
 

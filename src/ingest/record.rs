@@ -41,7 +41,64 @@ pub struct PaperRecord {
     pub journal_ref: Option<String>,
 }
 
-/// Collapses runs of whitespace (newlines included) to one space and trims.
+/// Collapses runs of whitespace (newlines included) to one space and trims,
+/// exactly as `split_whitespace` would. It runs on every abstract of a
+/// snapshot import, so ASCII is handled byte by byte and only other bytes are
+/// decoded.
 pub fn normalize_whitespace(text: &str) -> String {
-    text.split_whitespace().collect::<Vec<_>>().join(" ")
+    let bytes = text.as_bytes();
+    let mut out = String::with_capacity(text.len());
+    let mut word_start: Option<usize> = None;
+    let mut i = 0;
+    while i < bytes.len() {
+        let (width, space) = match bytes[i] {
+            b'\t' | b'\n' | 0x0B | 0x0C | b'\r' | b' ' => (1, true),
+            b if b < 0x80 => (1, false),
+            _ => {
+                let c = text[i..].chars().next().unwrap_or(' ');
+                (c.len_utf8(), c.is_whitespace())
+            }
+        };
+        match (space, word_start) {
+            (true, Some(start)) => {
+                if !out.is_empty() {
+                    out.push(' ');
+                }
+                out.push_str(&text[start..i]);
+                word_start = None;
+            }
+            (false, None) => word_start = Some(i),
+            _ => {}
+        }
+        i += width;
+    }
+    if let Some(start) = word_start {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(&text[start..]);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::normalize_whitespace;
+
+    #[test]
+    fn whitespace_collapses_as_split_whitespace_would() {
+        for text in [
+            "",
+            "   ",
+            "one",
+            "  A Study of\n  Pipeline\tBubbles \r\n",
+            "vertical\u{0B}tab and form\u{0C}feed",
+            "no\u{A0}break, ideographic\u{3000}space, line\u{2028}separator",
+            "Zürich — naïve café\u{85}next",
+            "trailing unicode space\u{2009}",
+        ] {
+            let expected = text.split_whitespace().collect::<Vec<_>>().join(" ");
+            assert_eq!(normalize_whitespace(text), expected, "{text:?}");
+        }
+    }
 }

@@ -470,7 +470,7 @@ impl<'a> Compiler<'a> {
                     .ok_or_else(|| bad("no searchable words"))?;
                 return Ok(q);
             }
-            FieldName::Id => exact(f.id, value),
+            FieldName::Id => crate::index::id_query(&f, value),
             FieldName::Arxiv => exact(f.arxiv, ident::strip_version(value)),
             FieldName::Doi => exact(f.doi, &value.to_lowercase()),
             FieldName::Collection => match value.to_lowercase().as_str() {

@@ -1,21 +1,19 @@
 //! More like this: entries that share the distinctive words of one entry's
 //! title, tags, note and abstract.
 
+use tantivy::TantivyDocument;
 use tantivy::collector::TopDocs;
-use tantivy::query::{BooleanQuery, MoreLikeThisQuery, Occur, Query, TermQuery};
-use tantivy::schema::IndexRecordOption;
-use tantivy::{TantivyDocument, Term};
+use tantivy::query::{BooleanQuery, MoreLikeThisQuery, Occur, Query};
 
 use super::Hit;
 use crate::error::Error;
-use crate::index::{Fields, OpenIndex, Record};
+use crate::index::{Fields, OpenIndex, Record, id_query};
 
 pub fn similar(open: &OpenIndex, id: &str, limit: usize) -> Result<Vec<Hit>, Error> {
     let searcher = open.reader.searcher();
     let fields = Fields::from_schema(&open.index.schema())?;
-    let id_term = Term::from_field_text(fields.id, id);
     let found = searcher.search(
-        &TermQuery::new(id_term.clone(), IndexRecordOption::Basic),
+        &id_query(&fields, id),
         &TopDocs::with_limit(1).order_by_score(),
     )?;
     let Some((_, address)) = found.first() else {
@@ -48,10 +46,7 @@ pub fn similar(open: &OpenIndex, id: &str, limit: usize) -> Result<Vec<Hit>, Err
         .with_document_fields(values);
     let query: Box<dyn Query> = Box::new(BooleanQuery::new(vec![
         (Occur::Should, Box::new(like)),
-        (
-            Occur::MustNot,
-            Box::new(TermQuery::new(id_term, IndexRecordOption::Basic)),
-        ),
+        (Occur::MustNot, id_query(&fields, id)),
     ]));
     let top = searcher.search(&*query, &TopDocs::with_limit(limit).order_by_score())?;
     let mut hits = Vec::new();

@@ -308,7 +308,7 @@ fn work(
                 continue;
             }
             writer.add_document(
-                Record::from_snapshot(&parsed).to_document(fields, &catalog.vocabulary),
+                Record::from_snapshot(parsed).to_document(fields, &catalog.vocabulary),
             )?;
             out.indexed += 1;
         }

@@ -74,6 +74,44 @@ pub fn terms(analyzer: &mut TextAnalyzer, text: &str) -> Vec<String> {
 /// zerooffloadfor offloadforall forallto alltoall".
 pub fn joined_pairs(text: &str) -> String {
     let words = terms(&mut names(), text);
+    joined_runs(&words)
+}
+
+/// Like [`joined_pairs`], but only within words that a hyphen or slash binds
+/// ("all-to-all", "ZeRO-Offload", "3-D"). Most adjacent pairs of a text make
+/// terms that no other document has, and those are the costliest to index;
+/// for an imported corpus only these spelling variants are worth it.
+pub fn joined_hyphenated(text: &str) -> String {
+    let mut analyzer = names();
+    let mut stream = analyzer.token_stream(text);
+    let mut out = String::new();
+    let mut run: Vec<String> = Vec::new();
+    let mut last_end = 0;
+    let mut flush = |run: &mut Vec<String>, out: &mut String| {
+        if run.len() > 1 {
+            if !out.is_empty() {
+                out.push(' ');
+            }
+            out.push_str(&joined_runs(run));
+        }
+        run.clear();
+    };
+    while let Some(token) = stream.next() {
+        let gap = text.get(last_end..token.offset_from).unwrap_or(" ");
+        let bound = !gap.is_empty()
+            && gap.chars().count() == 1
+            && gap.chars().all(|c| matches!(c, '-' | '/' | '\u{2010}' | '\u{2011}'));
+        if !bound {
+            flush(&mut run, &mut out);
+        }
+        run.push(token.text.clone());
+        last_end = token.offset_to;
+    }
+    flush(&mut run, &mut out);
+    out
+}
+
+fn joined_runs(words: &[String]) -> String {
     let pairs = words.windows(2).map(|w| w.concat());
     let triples = words.windows(3).map(|w| w.concat());
     pairs.chain(triples).collect::<Vec<_>>().join(" ")
@@ -92,6 +130,16 @@ mod tests {
             joined_pairs("3-D parallelism"),
             "3d dparallelism 3dparallelism"
         );
+    }
+
+    #[test]
+    fn only_hyphens_and_slashes_bind_words_of_imported_text() {
+        assert_eq!(
+            joined_hyphenated("ZeRO-Offload for all-to-all on TCP/IP, not all reduce"),
+            "zerooffload allto toall alltoall tcpip"
+        );
+        assert_eq!(joined_hyphenated("3\u{2011}D - parallelism"), "3d");
+        assert_eq!(joined_hyphenated("no pairs at all"), "");
     }
 
     #[test]

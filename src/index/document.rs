@@ -5,7 +5,7 @@ use tantivy::query::{BooleanQuery, Occur, Query, TermQuery};
 use tantivy::schema::{IndexRecordOption, Value};
 use tantivy::{TantivyDocument, Term};
 
-use super::analysis::joined_pairs;
+use super::analysis::{joined_hyphenated, joined_pairs};
 use super::schema::Fields;
 use crate::catalog::{Entry, Vocabulary};
 use crate::ident;
@@ -188,7 +188,14 @@ impl Record {
             doc.add_text(fields.abstract_source, source);
         }
         for part in prose {
-            doc.add_text(fields.joined, joined_pairs(part));
+            let joined = if imported {
+                joined_hyphenated(part)
+            } else {
+                joined_pairs(part)
+            };
+            if !joined.is_empty() {
+                doc.add_text(fields.joined, joined);
+            }
         }
         doc.add_text(fields.words, dictionary);
         if let Some(arxiv) = &self.arxiv {

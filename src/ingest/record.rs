@@ -43,42 +43,50 @@ pub struct PaperRecord {
 
 /// Collapses runs of whitespace (newlines included) to one space and trims,
 /// exactly as `split_whitespace` would. It runs on every abstract of a
-/// snapshot import, so ASCII is handled byte by byte and only other bytes are
-/// decoded.
+/// snapshot import, so words of printable ASCII are skipped over in a tight
+/// loop and only other bytes are decoded.
 pub fn normalize_whitespace(text: &str) -> String {
     let bytes = text.as_bytes();
     let mut out = String::with_capacity(text.len());
-    let mut word_start: Option<usize> = None;
     let mut i = 0;
     while i < bytes.len() {
-        let (width, space) = match bytes[i] {
-            b'\t' | b'\n' | 0x0B | 0x0C | b'\r' | b' ' => (1, true),
-            b if b < 0x80 => (1, false),
-            _ => {
-                let c = text[i..].chars().next().unwrap_or(' ');
-                (c.len_utf8(), c.is_whitespace())
-            }
-        };
-        match (space, word_start) {
-            (true, Some(start)) => {
-                if !out.is_empty() {
-                    out.push(' ');
-                }
-                out.push_str(&text[start..i]);
-                word_start = None;
-            }
-            (false, None) => word_start = Some(i),
-            _ => {}
+        let (space, width) = char_at(text, i);
+        if space {
+            i += width;
+            continue;
         }
+        let start = i;
         i += width;
-    }
-    if let Some(start) = word_start {
+        loop {
+            while i < bytes.len() && (0x21..0x80).contains(&bytes[i]) {
+                i += 1;
+            }
+            if i == bytes.len() {
+                break;
+            }
+            let (space, width) = char_at(text, i);
+            if space {
+                break;
+            }
+            i += width;
+        }
         if !out.is_empty() {
             out.push(' ');
         }
-        out.push_str(&text[start..]);
+        out.push_str(&text[start..i]);
     }
     out
+}
+
+/// Whether the character at byte `i` (a char boundary) is whitespace, and its
+/// width in bytes.
+fn char_at(text: &str, i: usize) -> (bool, usize) {
+    let b = text.as_bytes()[i];
+    if b < 0x80 {
+        return (matches!(b, b'\t' | b'\n' | 0x0B | 0x0C | b'\r' | b' '), 1);
+    }
+    let c = text[i..].chars().next().unwrap_or(' ');
+    (c.is_whitespace(), c.len_utf8())
 }
 
 #[cfg(test)]

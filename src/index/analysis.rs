@@ -7,10 +7,11 @@
 
 use tantivy::Index;
 
+use super::selective_stemmer::SelectiveStemmer;
 use super::stem_cache::CachedStemmer;
 use tantivy::tokenizer::{
     AsciiFoldingFilter, Language, LowerCaser, RemoveLongFilter, SimpleTokenizer, StopWordFilter,
-    TextAnalyzer,
+    TextAnalyzer, TokenFilter,
 };
 
 pub const ENGLISH: &str = "distml_english";
@@ -19,11 +20,21 @@ pub const NAMES: &str = "distml_names";
 /// No stop-word filter: in this field "all-to-all" and "one-forward-one-
 /// backward" are made of stop words, and BM25 already discounts common words.
 pub fn english() -> TextAnalyzer {
+    prose(CachedStemmer)
+}
+
+/// [`english`] for highlighting `terms` (already analyzed): the same terms
+/// wherever they can match, and cheaper.
+pub fn english_for_highlighting<'a>(terms: impl IntoIterator<Item = &'a str>) -> TextAnalyzer {
+    prose(SelectiveStemmer::for_terms(terms))
+}
+
+fn prose(stemmer: impl TokenFilter) -> TextAnalyzer {
     TextAnalyzer::builder(SimpleTokenizer::default())
         .filter(RemoveLongFilter::limit(40))
         .filter(LowerCaser)
         .filter(AsciiFoldingFilter)
-        .filter(CachedStemmer)
+        .filter(stemmer)
         .build()
 }
 
@@ -87,7 +98,7 @@ pub fn joined_hyphenated(text: &str) -> String {
     let mut out = String::new();
     let mut run: Vec<String> = Vec::new();
     let mut last_end = 0;
-    let mut flush = |run: &mut Vec<String>, out: &mut String| {
+    let flush = |run: &mut Vec<String>, out: &mut String| {
         if run.len() > 1 {
             if !out.is_empty() {
                 out.push(' ');
@@ -100,7 +111,9 @@ pub fn joined_hyphenated(text: &str) -> String {
         let gap = text.get(last_end..token.offset_from).unwrap_or(" ");
         let bound = !gap.is_empty()
             && gap.chars().count() == 1
-            && gap.chars().all(|c| matches!(c, '-' | '/' | '\u{2010}' | '\u{2011}'));
+            && gap
+                .chars()
+                .all(|c| matches!(c, '-' | '/' | '\u{2010}' | '\u{2011}'));
         if !bound {
             flush(&mut run, &mut out);
         }
@@ -140,6 +153,24 @@ mod tests {
         );
         assert_eq!(joined_hyphenated("3\u{2011}D - parallelism"), "3d");
         assert_eq!(joined_hyphenated("no pairs at all"), "");
+    }
+
+    #[test]
+    fn highlighting_finds_the_terms_that_full_stemming_finds() {
+        let text = "Dying, lying and tying skies: the skis of Yesterday's yearly \
+                    generally early only ugly gently idly news; training pipelined trainers.";
+        let all = terms_with_positions(&mut english(), text);
+        let stems: Vec<&str> = all.iter().map(|(_, t)| t.as_str()).collect();
+        let highlighted = terms_with_positions(&mut english_for_highlighting(stems.clone()), text);
+        assert_eq!(highlighted, all);
+        let only_training = terms_with_positions(&mut english_for_highlighting(["train"]), text);
+        let matches =
+            |found: &[(usize, String)]| found.iter().filter(|(_, t)| t == "train").count();
+        assert_eq!(matches(&only_training), matches(&all));
+        assert!(
+            only_training.iter().any(|(_, t)| t == "dying"),
+            "left unstemmed"
+        );
     }
 
     #[test]

@@ -4,6 +4,7 @@
 pub mod analysis;
 mod document;
 pub mod schema;
+mod selective_stemmer;
 mod stem_cache;
 mod store;
 

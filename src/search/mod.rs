@@ -5,6 +5,7 @@ pub mod boosts;
 mod compile;
 pub mod query;
 mod similar;
+mod snippets;
 mod spell;
 pub mod synonyms;
 
@@ -12,7 +13,6 @@ use std::ops::Range;
 
 use tantivy::collector::TopDocs;
 use tantivy::query::Query;
-use tantivy::snippet::SnippetGenerator;
 use tantivy::{DocAddress, Searcher, TantivyDocument};
 
 pub use boosts::Boosts;
@@ -24,8 +24,6 @@ use crate::catalog::Vocabulary;
 use crate::error::Error;
 use crate::index::{CATALOG, Fields, OpenIndex, Record};
 use synonyms::Synonyms;
-
-const SNIPPET_CHARS: usize = 240;
 
 pub struct SearchRequest<'a> {
     pub query: &'a str,
@@ -137,7 +135,7 @@ pub fn search(
             .then(a.record.id.cmp(&b.record.id))
     });
     hits.truncate(request.limit);
-    add_snippets(&searcher, &fields, &*query, &mut hits)?;
+    snippets::add_snippets(&searcher, &fields, &*query, &mut hits)?;
     for (i, hit) in hits.iter_mut().enumerate() {
         hit.rank = i + 1;
     }
@@ -167,84 +165,6 @@ fn only_common_words(root: &Node) -> Result<(), Error> {
         )));
     }
     Ok(())
-}
-
-/// The best fragment of the note or abstract; the note when nothing matched.
-fn add_snippets(
-    searcher: &Searcher,
-    fields: &Fields,
-    query: &dyn Query,
-    hits: &mut [Hit],
-) -> Result<(), Error> {
-    let mut generators = Vec::new();
-    for (name, field) in [("abstract", fields.abstract_text), ("note", fields.note)] {
-        let mut generator = SnippetGenerator::create(searcher, query, field)?;
-        generator.set_max_num_chars(SNIPPET_CHARS);
-        generators.push((name, generator));
-    }
-    for hit in hits {
-        let mut best: Option<Snippet> = None;
-        for (name, generator) in &generators {
-            let text = match *name {
-                "abstract" => hit.record.abstract_text.as_deref(),
-                _ => Some(hit.record.note.as_str()),
-            };
-            let Some(text) = text else { continue };
-            let snippet = generator.snippet(text);
-            if snippet.highlighted().is_empty() {
-                continue;
-            }
-            if best
-                .as_ref()
-                .is_none_or(|b| snippet.highlighted().len() > b.highlights.len())
-            {
-                best = Some(excerpt(name, text, &snippet));
-            }
-        }
-        hit.snippet = best.or_else(|| {
-            Some(Snippet {
-                field: "note",
-                text: hit.record.note.clone(),
-                highlights: Vec::new(),
-            })
-        });
-    }
-    Ok(())
-}
-
-/// The fragment with an ellipsis on each side where the field goes on (past
-/// more than punctuation).
-fn excerpt(field: &'static str, text: &str, snippet: &tantivy::snippet::Snippet) -> Snippet {
-    let range = snippet.fragment_range();
-    let trivial = |s: &str| {
-        s.chars()
-            .all(|c| c.is_ascii_punctuation() || c.is_whitespace())
-    };
-    let (head, tail) = (&text[..range.start], &text[range.end..]);
-    let mut out = String::new();
-    let shift = if trivial(head) {
-        out.push_str(head);
-        head.len()
-    } else {
-        out.push('…');
-        '…'.len_utf8()
-    };
-    out.push_str(snippet.fragment());
-    if trivial(tail) {
-        out.push_str(tail.trim_end());
-    } else {
-        out.push('…');
-    }
-    let highlights = snippet
-        .highlighted()
-        .iter()
-        .map(|h| h.start + shift..h.end + shift)
-        .collect();
-    Snippet {
-        field,
-        text: out,
-        highlights,
-    }
 }
 
 /// A hit's score as a tree of contributions, one line per node.

@@ -2,26 +2,37 @@
 //! (its id, label or an alias), compared with spaces, hyphens and case
 //! squashed away so that "all-reduce", "all reduce" and "AllReduce" agree.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 
-use crate::catalog::{Tag, Vocabulary, normalize_title};
+use crate::catalog::{Tag, Vocabulary};
 
 /// The longest alias, in words, that a span is compared with.
 const MAX_SPAN: usize = 6;
 
 pub struct Synonyms<'v> {
     vocabulary: &'v Vocabulary,
-    by_key: HashMap<String, &'v Tag>,
+    by_key: FxHashMap<String, &'v Tag>,
 }
 
 /// Lower-case letters and digits only.
 pub fn squash(text: &str) -> String {
-    normalize_title(text).replace(' ', "")
+    if text.is_ascii() {
+        return text
+            .bytes()
+            .filter(u8::is_ascii_alphanumeric)
+            .map(|b| char::from(b.to_ascii_lowercase()))
+            .collect();
+    }
+    text.chars()
+        .filter(|c| c.is_alphanumeric())
+        .flat_map(char::to_lowercase)
+        .collect()
 }
 
 impl<'v> Synonyms<'v> {
     pub fn new(vocabulary: &'v Vocabulary) -> Self {
-        let mut by_key = HashMap::new();
+        let names = vocabulary.tags.iter().map(|t| t.names().count()).sum();
+        let mut by_key = FxHashMap::with_capacity_and_hasher(names, Default::default());
         for tag in &vocabulary.tags {
             for name in tag.names() {
                 let key = squash(name);
@@ -48,5 +59,18 @@ impl<'v> Synonyms<'v> {
             let key: String = words[start..stop].iter().map(|w| squash(w)).collect();
             self.by_key.get(&key).map(|tag| (stop - start, *tag))
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::squash;
+
+    #[test]
+    fn squash_keeps_lower_case_letters_and_digits() {
+        assert_eq!(squash("All-Reduce"), "allreduce");
+        assert_eq!(squash("ZeRO++ (3-D)"), "zero3d");
+        assert_eq!(squash("Zürich Ünits"), "zürichünits");
+        assert_eq!(squash(" -- "), "");
     }
 }

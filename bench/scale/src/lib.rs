@@ -8,6 +8,30 @@
 
 use std::fmt::Write;
 
+/// (distml-search query, FTS5 MATCH, FTS5 year range, minimal tantivy query).
+pub const QUERIES: &[(&str, &str, Option<(i64, i64)>, &str)] = &[
+    ("training", "training", None, "training"),
+    ("memory", "memory", None, "memory"),
+    ("gpu", "gpu", None, "gpu"),
+    ("fragmentation", "fragmentation", None, "fragmentation"),
+    ("carbon", "carbon", None, "carbon"),
+    ("infiniband", "infiniband", None, "infiniband"),
+    ("pipeline bubble", "pipeline OR bubble", None, "pipeline bubble"),
+    ("expert sharding", "expert OR sharding", None, "expert sharding"),
+    ("speculative decoding", "speculative OR decoding", None, "speculative decoding"),
+    ("gradient checkpointing", "gradient OR checkpointing", None, "gradient checkpointing"),
+    ("load balancing straggler", "load OR balancing OR straggler", None, "load balancing straggler"),
+    ("\"kv cache\"", "\"kv cache\"", None, "\"kv cache\""),
+    ("\"memory efficient\"", "\"memory efficient\"", None, "\"memory efficient\""),
+    ("\"tensor parallel\"", "\"tensor parallel\"", None, "\"tensor parallel\""),
+    ("author:placeholder", "authors:placeholder", None, "authors:placeholder"),
+    ("author:fictus offloading", "authors:fictus AND offloading", None, "+authors:fictus offloading"),
+    ("year:2020..2022 quantization", "quantization", Some((2020, 2022)), "quantization"),
+    ("year:2015 allreduce", "allreduce", Some((2015, 2015)), "allreduce"),
+    ("compiler kernel fusion", "compiler OR kernel OR fusion", None, "compiler kernel fusion"),
+    ("elastic preemptible recovery", "elastic OR preemptible OR recovery", None, "elastic preemptible recovery"),
+];
+
 /// SplitMix64: tiny, fast, and stable forever (unlike library RNGs).
 pub struct Rng(u64);
 

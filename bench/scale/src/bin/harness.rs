@@ -15,31 +15,9 @@ use std::time::{Duration, Instant};
 use distml_search::catalog::load_dir;
 use distml_search::index::IndexDir;
 use distml_search::search::{Boosts, SearchRequest, search};
+use distml_search_scale::QUERIES;
 use serde_json::Value;
 
-/// (distml-search query, FTS5 MATCH, FTS5 year range, minimal tantivy query).
-const QUERIES: &[(&str, &str, Option<(i64, i64)>, &str)] = &[
-    ("training", "training", None, "training"),
-    ("memory", "memory", None, "memory"),
-    ("gpu", "gpu", None, "gpu"),
-    ("fragmentation", "fragmentation", None, "fragmentation"),
-    ("carbon", "carbon", None, "carbon"),
-    ("infiniband", "infiniband", None, "infiniband"),
-    ("pipeline bubble", "pipeline OR bubble", None, "pipeline bubble"),
-    ("expert sharding", "expert OR sharding", None, "expert sharding"),
-    ("speculative decoding", "speculative OR decoding", None, "speculative decoding"),
-    ("gradient checkpointing", "gradient OR checkpointing", None, "gradient checkpointing"),
-    ("load balancing straggler", "load OR balancing OR straggler", None, "load balancing straggler"),
-    ("\"kv cache\"", "\"kv cache\"", None, "\"kv cache\""),
-    ("\"memory efficient\"", "\"memory efficient\"", None, "\"memory efficient\""),
-    ("\"tensor parallel\"", "\"tensor parallel\"", None, "\"tensor parallel\""),
-    ("author:placeholder", "authors:placeholder", None, "authors:placeholder"),
-    ("author:fictus offloading", "authors:fictus AND offloading", None, "+authors:fictus offloading"),
-    ("year:2020..2022 quantization", "quantization", Some((2020, 2022)), "quantization"),
-    ("year:2015 allreduce", "allreduce", Some((2015, 2015)), "allreduce"),
-    ("compiler kernel fusion", "compiler OR kernel OR fusion", None, "compiler kernel fusion"),
-    ("elastic preemptible recovery", "elastic OR preemptible OR recovery", None, "elastic preemptible recovery"),
-];
 
 const RUNS: usize = 10;
 
@@ -197,6 +175,17 @@ fn run(records: u64, seed: u64) {
             assert!(status.code().is_some_and(|c| c <= 1));
         }
     }
+
+    println!("| query | distml-search p50, ms | minimal tantivy p50, ms | SQLite FTS5 p50, ms |");
+    println!("|---|---|---|---|");
+    for (i, (query, ..)) in QUERIES.iter().enumerate() {
+        let median = |times: &[Duration]| {
+            let mut mine: Vec<Duration> = times.iter().skip(i).step_by(QUERIES.len()).copied().collect();
+            percentile(&mut mine, 0.5)
+        };
+        println!("| `{query}` | {:.2} | {:.2} | {:.2} |", median(&ours_times), median(&raw_times), median(&fts_times));
+    }
+    println!();
 
     let per_sec = |t: Duration| records as f64 / t.as_secs_f64();
     let mb = |p: &Path| dir_size(p) as f64 / 1e6;

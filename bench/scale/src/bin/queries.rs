@@ -1,0 +1,36 @@
+//! The benchmark's queries against an existing distml-search index, each
+//! timed apart: for profiling one side of the harness without rebuilding.
+//!
+//!   cargo run --release --manifest-path bench/scale/Cargo.toml --bin queries -- INDEX [RUNS [ONLY]]
+
+use std::path::Path;
+use std::time::Instant;
+
+use distml_search::catalog::load_dir;
+use distml_search::index::IndexDir;
+use distml_search::search::{Boosts, SearchRequest, search};
+use distml_search_scale::QUERIES;
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let index = args.first().expect("usage: queries INDEX [RUNS [ONLY]]");
+    let runs: usize = args.get(1).and_then(|r| r.parse().ok()).unwrap_or(20);
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let (catalog, _) = load_dir(&root.join("catalog")).expect("the shipped catalog");
+    let sections = catalog.section_names();
+    let open = IndexDir::new(std::path::PathBuf::from(index)).open().expect("index").expect("an index");
+    let only = args.get(2).map(String::as_str).unwrap_or("");
+    for (query, ..) in QUERIES.iter().filter(|(q, ..)| q.contains(only)) {
+        let request = SearchRequest { query, filters: vec![], limit: 10, explain: false };
+        let mut times: Vec<f64> = (0..=runs)
+            .map(|_| {
+                let started = Instant::now();
+                let _ = search(&open, &catalog.vocabulary, &sections, &request, Boosts::default());
+                started.elapsed().as_secs_f64() * 1000.0
+            })
+            .skip(1)
+            .collect();
+        times.sort_by(f64::total_cmp);
+        println!("{:8.3} ms  {query}", times[times.len() / 2]);
+    }
+}

@@ -1,0 +1,126 @@
+//! Snippets: the best fragment of a hit's abstract or note, with the byte
+//! ranges that match the query.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use tantivy::query::Query;
+use tantivy::schema::Field;
+use tantivy::snippet::SnippetGenerator;
+use tantivy::{Searcher, Term};
+
+use super::{Hit, Snippet};
+use crate::error::Error;
+use crate::index::Fields;
+use crate::index::analysis::english_for_highlighting;
+
+const SNIPPET_CHARS: usize = 240;
+
+/// The best fragment of the note or abstract; the note when nothing matched.
+pub fn add_snippets(
+    searcher: &Searcher,
+    fields: &Fields,
+    query: &dyn Query,
+    hits: &mut [Hit],
+) -> Result<(), Error> {
+    let mut generators = Vec::new();
+    for (name, field) in [("abstract", fields.abstract_text), ("note", fields.note)] {
+        generators.push((name, generator(searcher, query, field)?));
+    }
+    for hit in hits {
+        let mut best: Option<Snippet> = None;
+        for (name, generator) in &generators {
+            let text = match *name {
+                "abstract" => hit.record.abstract_text.as_deref(),
+                _ => Some(hit.record.note.as_str()),
+            };
+            let Some(text) = text else { continue };
+            let snippet = generator.snippet(text);
+            if snippet.highlighted().is_empty() {
+                continue;
+            }
+            if best
+                .as_ref()
+                .is_none_or(|b| snippet.highlighted().len() > b.highlights.len())
+            {
+                best = Some(excerpt(name, text, &snippet));
+            }
+        }
+        hit.snippet = best.or_else(|| {
+            Some(Snippet {
+                field: "note",
+                text: hit.record.note.clone(),
+                highlights: Vec::new(),
+            })
+        });
+    }
+    Ok(())
+}
+
+/// The fragment with an ellipsis on each side where the field goes on (past
+/// more than punctuation).
+fn excerpt(field: &'static str, text: &str, snippet: &tantivy::snippet::Snippet) -> Snippet {
+    let range = snippet.fragment_range();
+    let trivial = |s: &str| {
+        s.chars()
+            .all(|c| c.is_ascii_punctuation() || c.is_whitespace())
+    };
+    let (head, tail) = (&text[..range.start], &text[range.end..]);
+    let mut out = String::new();
+    let shift = if trivial(head) {
+        out.push_str(head);
+        head.len()
+    } else {
+        out.push('…');
+        '…'.len_utf8()
+    };
+    out.push_str(snippet.fragment());
+    if trivial(tail) {
+        out.push_str(tail.trim_end());
+    } else {
+        out.push('…');
+    }
+    let highlights = snippet
+        .highlighted()
+        .iter()
+        .map(|h| h.start + shift..h.end + shift)
+        .collect();
+    Snippet {
+        field,
+        text: out,
+        highlights,
+    }
+}
+
+/// tantivy's `SnippetGenerator::create`, with an analyzer that stems only the
+/// words that can match (the field's own would stem every word of every hit).
+/// Rarer terms weigh more in choosing the fragment.
+fn generator(
+    searcher: &Searcher,
+    query: &dyn Query,
+    field: Field,
+) -> Result<SnippetGenerator, Error> {
+    let mut terms: BTreeSet<&Term> = BTreeSet::new();
+    query.query_terms(&mut |term, _| {
+        if term.field() == field {
+            terms.insert(term);
+        }
+    });
+    let mut weights: BTreeMap<String, f32> = BTreeMap::new();
+    for term in terms {
+        let value = term.value();
+        let Some(text) = value.as_str() else {
+            continue;
+        };
+        let doc_freq = searcher.doc_freq(term)?;
+        if doc_freq > 0 {
+            weights.insert(text.to_string(), 1.0 / (1.0 + doc_freq as f32));
+        }
+    }
+    let analyzer = english_for_highlighting(weights.keys().map(String::as_str));
+    Ok(SnippetGenerator::new(
+        weights,
+        analyzer,
+        field,
+        SNIPPET_CHARS,
+    ))
+}

@@ -147,6 +147,10 @@ pub struct SearchArgs {
     /// Show the parsed query, its expansions and each hit's score breakdown
     #[arg(long)]
     pub explain: bool,
+    /// On a large index, score every match exactly instead of ranking the
+    /// best candidates of a faster first pass (slower; rarely different)
+    #[arg(long)]
+    pub exhaustive: bool,
     #[command(flatten)]
     pub filters: FilterArgs,
 }

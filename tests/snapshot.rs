@@ -362,3 +362,106 @@ fn a_killed_import_leaves_the_previous_index() {
         "the killed import's generation is cleaned up"
     );
 }
+
+/// 24,000 fictional records (1401.NNNNN ids cannot exist: 2014 had four
+/// digits), enough for the two-phase ranking of large indexes, with words
+/// and technique names spread by a fixed pseudo-random sequence.
+fn large_snapshot() -> String {
+    const WORDS: &[&str] = &[
+        "pipeline",
+        "bubble",
+        "training",
+        "memory",
+        "expert",
+        "routing",
+        "gradient",
+        "checkpointing",
+        "sparse",
+        "model",
+        "tensor",
+        "schedule",
+        "zorp",
+        "glorp",
+        "wibble",
+        "of",
+        "the",
+        "experts",
+        "allreduce",
+        "device",
+        "all",
+        "reduce",
+    ];
+    let mut state: u64 = 7;
+    let mut next = |n: usize| {
+        state = state
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1);
+        ((state >> 33) % n as u64) as usize
+    };
+    let mut out = String::new();
+    for i in 0..24_000 {
+        let mut words = |count: usize| -> String {
+            (0..count)
+                .map(|_| WORDS[next(WORDS.len())])
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        let mut title = words(6);
+        // One title names a technique only by another of its names.
+        if i == 97 {
+            title = format!("Sparsely gated {title}");
+        }
+        let summary = words(40);
+        out.push_str(&line(
+            &format!("1401.{i:05}"),
+            &title,
+            "cs.DC",
+            "Mon, 6 Jan 2014 10:00:00 GMT",
+            &summary,
+        ));
+        out.push('\n');
+    }
+    out
+}
+
+#[test]
+fn large_indexes_rank_candidates_as_exhaustive_search_does() {
+    let fixture = fixture();
+    std::fs::write(fixture.dir.path().join("large.jsonl"), large_snapshot()).unwrap();
+    let output = fixture
+        .cmd()
+        .args(["import", "--arxiv-snapshot", "large.jsonl"])
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{}", stderr_of(&output));
+    for query in [
+        "pipeline bubble",
+        "MoE zorp",
+        "all-reduce experts",
+        "gradient checkpointing memory",
+        "allreduce --year 2014",
+        "sparse expert routing",
+    ] {
+        let args: Vec<&str> = query.split(' ').collect();
+        let fast = common::search_ids(&fixture, &[&["-n", "20"], &args[..]].concat());
+        let exact = common::search_ids(
+            &fixture,
+            &[&["-n", "20", "--exhaustive"], &args[..]].concat(),
+        );
+        assert_eq!(fast.len(), 20, "{query}");
+        assert_eq!(fast, exact, "{query}");
+    }
+    let explained = fixture
+        .cmd()
+        .args(["search", "--explain", "pipeline bubble"])
+        .output()
+        .unwrap();
+    assert!(
+        stderr_of(&explained).contains("candidates scored; no other match can rank higher"),
+        "{}",
+        stderr_of(&explained)
+    );
+
+    // A record named only by a technique's other name is found by its acronym.
+    assert_eq!(common::search_ids(&fixture, &["MoE"]), ["arxiv:1401.00097"]);
+}

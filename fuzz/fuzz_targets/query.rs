@@ -39,6 +39,6 @@ fuzz_target!(|data: &[u8]| {
     let mut lines = text.splitn(2, '\n');
     let query = lines.next().unwrap_or_default();
     let filters = lines.next().map(|t| vec![(FieldName::Tag, t.to_string())]).unwrap_or_default();
-    let request = SearchRequest { query, filters, limit: 10, explain: data.len() % 7 == 0 };
+    let request = SearchRequest { query, filters, limit: 10, explain: data.len() % 7 == 0, exhaustive: data.len() % 5 == 0 };
     let _ = search(&f.open, &f.catalog.vocabulary, &f.sections, &request, Boosts::default());
 });

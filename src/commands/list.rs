@@ -27,6 +27,7 @@ pub fn run(
         filters: filters(&args.filters),
         limit: catalog.entries.len().max(1),
         explain: false,
+        exhaustive: false,
     };
     let outcome = search_catalog(locations, &catalog, &open, &request)?;
     // List order: sections as in the list, entries as in their file.

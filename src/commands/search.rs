@@ -29,6 +29,7 @@ pub fn run(
         filters: filters(&args.filters),
         limit: args.limit,
         explain: args.explain,
+        exhaustive: args.exhaustive,
     };
     let outcome = search_catalog(locations, &catalog, &open, &request)?;
     let format = if args.json { Format::Json } else { args.format };
@@ -135,6 +136,7 @@ fn report_rewrites(outcome: &SearchOutcome, explain: bool, format: Format, err: 
     }
     if explain {
         let _ = writeln!(err, "query: {}", outcome.parsed);
+        let _ = writeln!(err, "ranking: {}", outcome.ranking);
         for (span, tag, others) in &rewrites.expansions {
             let _ = writeln!(
                 err,

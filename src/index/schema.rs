@@ -68,7 +68,9 @@ pub fn build_schema() -> (Schema, Fields) {
         venue: b.add_text_field("venue", text(NAMES, true)),
         year: b.add_i64_field("year", INDEXED | FAST | STORED),
         section: b.add_text_field("section", STRING | STORED),
-        tags: b.add_text_field("tags", STRING | STORED),
+        // With frequencies, though each is 0 or 1: a term query without them
+        // keeps tantivy from pruning the whole query (block-max WAND).
+        tags: b.add_text_field("tags", recorded("raw", true, IndexRecordOption::WithFreqs)),
         tag_text: b.add_text_field("tag_text", text(ENGLISH, false)),
         note: b.add_text_field("note", text(ENGLISH, true)),
         abstract_text: b.add_text_field("abstract", text(ENGLISH, true)),

@@ -16,6 +16,7 @@ use tantivy::tokenizer::TextAnalyzer;
 
 use super::boosts::Boosts;
 use super::query::{FieldName, Node};
+use super::seek_union::SeekUnion;
 use super::spell;
 use super::synonyms::{Synonyms, squash};
 use crate::catalog::{Tag, slugify};
@@ -35,6 +36,22 @@ pub struct Rewrites {
     pub ignored: Vec<String>,
 }
 
+/// What the compiled query is for (see `two_phase`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    /// Matches and scores exactly, walking every match.
+    Exhaustive,
+    /// The term queries of `Exhaustive` only, which tantivy can prune
+    /// (block-max WAND): to find candidates.
+    Terms,
+    /// The phrase queries of `Exhaustive` only: the other candidates. A
+    /// document's exact score is its score here plus under `Terms`.
+    Phrases,
+    /// Scores exactly, as `Exhaustive`, but cheap to seek: for ranking a few
+    /// candidates.
+    Rank,
+}
+
 pub struct Compiler<'a> {
     pub searcher: &'a Searcher,
     pub fields: &'a Fields,
@@ -48,6 +65,14 @@ pub struct Compiler<'a> {
     pub scoring: bool,
     /// Whether any filter was applied.
     pub filtered: bool,
+    pub mode: Mode,
+    /// Whether the exact query holds phrase queries (else it is its own
+    /// recall query).
+    pub phrases: bool,
+    /// Whether a quoted phrase is being compiled.
+    quoted: bool,
+    /// Words already repaired, so that compiling twice looks them up once.
+    repairs: std::collections::HashMap<String, String>,
 }
 
 type Q = Box<dyn Query>;
@@ -71,6 +96,10 @@ impl<'a> Compiler<'a> {
             names: analysis::names(),
             scoring: false,
             filtered: false,
+            mode: Mode::Exhaustive,
+            phrases: false,
+            quoted: false,
+            repairs: std::collections::HashMap::new(),
         }
     }
 
@@ -90,9 +119,9 @@ impl<'a> Compiler<'a> {
             Node::Or(children) => {
                 let clauses = children
                     .iter()
-                    .map(|c| Ok((Occur::Should, self.compile(c)?)))
+                    .map(|c| self.compile(c))
                     .collect::<Result<Vec<_>, Error>>()?;
-                Box::new(BooleanQuery::new(clauses))
+                self.any_of(clauses)
             }
             Node::Not(inner) => with_positive(vec![(Occur::MustNot, self.compile(inner)?)]),
             Node::Required(inner) => self.compile(inner)?,
@@ -126,11 +155,13 @@ impl<'a> Compiler<'a> {
             }
             match child {
                 Node::Phrase { text, .. } => {
-                    let query = match self.synonyms.lookup(text) {
+                    self.quoted = true;
+                    let parts = match self.synonyms.lookup(text) {
                         Some(tag) => self.concept(text, tag),
-                        None => self.text(text, 1.0),
+                        None => self.text_parts(text, 1.0),
                     };
-                    clauses.push((Occur::Should, query));
+                    self.quoted = false;
+                    clauses.extend(parts.into_iter().map(|q| (Occur::Should, q)));
                 }
                 Node::Not(inner) => clauses.push((Occur::MustNot, self.compile(inner)?)),
                 Node::Required(inner) => clauses.push((Occur::Must, self.compile(inner)?)),
@@ -139,16 +170,38 @@ impl<'a> Compiler<'a> {
             }
         }
         self.words(&run, &mut clauses);
-        // Filters narrow the words' matches; they must not make every word
-        // optional, so the words become one required alternative.
-        if !filters.is_empty() && clauses.iter().any(|(o, _)| *o == Occur::Should) {
-            let (should, rest): (Vec<_>, Vec<_>) =
-                clauses.into_iter().partition(|(o, _)| *o == Occur::Should);
-            clauses = rest;
-            clauses.push((Occur::Must, Box::new(BooleanQuery::new(should))));
+        let (should, mut clauses): (Vec<_>, Vec<_>) =
+            clauses.into_iter().partition(|(o, _)| *o == Occur::Should);
+        let should: Vec<Q> = should.into_iter().map(|(_, q)| q).collect();
+        if filters.is_empty() && self.mode != Mode::Rank {
+            // Side by side, where tantivy can prune them.
+            clauses.extend(should.into_iter().map(|q| (Occur::Should, q)));
+        } else if !should.is_empty() {
+            // Filters narrow the words' matches; they must not make every
+            // word optional, so the words become one required alternative.
+            let occur = if filters.is_empty() {
+                Occur::Should
+            } else {
+                Occur::Must
+            };
+            clauses.push((occur, self.any_of(should)));
         }
         clauses.extend(filters);
         Ok(with_positive(clauses))
+    }
+
+    /// Any of `queries`, scores summed. Kept flat (term queries side by side)
+    /// so that tantivy can prune; a seeking union for ranking candidates.
+    fn any_of(&self, mut queries: Vec<Q>) -> Q {
+        if queries.len() == 1 {
+            return queries.remove(0);
+        }
+        match self.mode {
+            Mode::Rank => Box::new(SeekUnion::new(queries)),
+            _ => Box::new(BooleanQuery::new(
+                queries.into_iter().map(|q| (Occur::Should, q)).collect(),
+            )),
+        }
     }
 
     /// A run of plain words: the longest technique names first, then each
@@ -160,12 +213,14 @@ impl<'a> Compiler<'a> {
         while i < run.len() {
             if let Some((len, tag)) = self.synonyms.longest_at(run, i) {
                 let span = run[i..i + len].join(" ");
-                clauses.push((Occur::Should, self.concept(&span, tag)));
+                let parts = self.concept(&span, tag);
+                clauses.extend(parts.into_iter().map(|q| (Occur::Should, q)));
                 // The words still count on their own: "pipeline bubble" is
                 // about bubbles, not any pipeline work.
                 if len > 1 {
                     for word in &run[i..i + len] {
-                        clauses.push((Occur::Should, self.text(word, 1.0)));
+                        let parts = self.text_parts(word, 1.0);
+                        clauses.extend(parts.into_iter().map(|q| (Occur::Should, q)));
                     }
                 }
                 self.pairs(&plain, clauses);
@@ -197,6 +252,9 @@ impl<'a> Compiler<'a> {
     }
 
     fn pairs(&mut self, words: &[String], clauses: &mut Vec<(Occur, Q)>) {
+        if self.mode == Mode::Phrases {
+            return;
+        }
         for pair in words.windows(2) {
             let joined = format!("{}{}", squash(&pair[0]), squash(&pair[1]));
             if !joined.is_empty() {
@@ -213,6 +271,15 @@ impl<'a> Compiler<'a> {
 
     /// The word itself when any field knows it, else the closest known word.
     fn repair(&mut self, word: &str) -> String {
+        if let Some(repaired) = self.repairs.get(word) {
+            return repaired.clone();
+        }
+        let repaired = self.repair_uncached(word);
+        self.repairs.insert(word.to_string(), repaired.clone());
+        repaired
+    }
+
+    fn repair_uncached(&mut self, word: &str) -> String {
         let known = |c: &mut Self, w: &str| -> bool {
             let f = c.fields;
             let english: Vec<String> = terms_with_positions(&mut c.english, w)
@@ -263,37 +330,36 @@ impl<'a> Compiler<'a> {
     }
 
     /// A technique: the words as typed, the entries tagged with it, and its
-    /// other names in the text.
-    fn concept(&mut self, span: &str, tag: &Tag) -> Q {
-        let mut alternatives: Vec<Q> = vec![self.text(span, 1.0)];
-        let term = Term::from_field_text(self.fields.tags, &tag.id);
-        let tagged: Q = Box::new(TermQuery::new(term, IndexRecordOption::Basic));
-        alternatives.push(Box::new(BoostQuery::new(tagged, self.boosts.tag)));
+    /// other names in the text. Returned as side-by-side alternatives: a sum
+    /// of scores whether nested or not, and only flat term queries can be
+    /// pruned.
+    fn concept(&mut self, span: &str, tag: &Tag) -> Vec<Q> {
+        let mut alternatives: Vec<Q> = self.text_parts(span, 1.0);
+        if self.mode != Mode::Phrases {
+            let term = Term::from_field_text(self.fields.tags, &tag.id);
+            let tagged: Q = Box::new(TermQuery::new(term, IndexRecordOption::WithFreqs));
+            alternatives.push(Box::new(BoostQuery::new(tagged, self.boosts.tag)));
+        }
         let typed = squash(span);
         let mut others = Vec::new();
         for name in tag.names().filter(|n| squash(n) != typed && *n != tag.id) {
             if others.len() == 8 {
                 break;
             }
-            alternatives.push(self.synonym_text(name));
+            alternatives.extend(self.synonym_text(name));
             others.push(name.to_string());
         }
         self.rewrites
             .expansions
             .push((span.to_string(), tag.id.clone(), others));
         self.scoring = true;
-        Box::new(BooleanQuery::new(
-            alternatives
-                .into_iter()
-                .map(|q| (Occur::Should, q))
-                .collect(),
-        ))
+        alternatives
     }
 
     /// Another name of a technique: sought in the short curated fields only.
     /// A technique has up to a dozen names, and phrase queries for each over
     /// every abstract of a large corpus would dominate the query's cost.
-    fn synonym_text(&mut self, name: &str) -> Q {
+    fn synonym_text(&mut self, name: &str) -> Vec<Q> {
         let b = self.boosts;
         let f = self.fields.clone();
         let mut per_field: Vec<Q> = Vec::new();
@@ -302,29 +368,41 @@ impl<'a> Compiler<'a> {
             (f.tag_text, b.tag_text),
             (f.note, b.note),
         ] {
-            if let Some(q) = field_query(&mut self.english, field, name) {
-                per_field.push(Box::new(BoostQuery::new(q, weight)));
-            }
+            per_field.extend(self.weighted(
+                Analyzer::English,
+                field,
+                name,
+                weight * b.synonym_text,
+            ));
         }
-        if per_field.is_empty() {
-            return Box::new(EmptyQuery);
-        }
-        let any: Q = Box::new(BooleanQuery::new(
-            per_field.into_iter().map(|q| (Occur::Should, q)).collect(),
-        ));
-        Box::new(BoostQuery::new(any, b.synonym_text))
+        per_field
     }
 
-    /// `text` in every searchable field, each match adding its weighted
-    /// BM25 score.
-    fn text(&mut self, text: &str, boost: f32) -> Q {
-        let parts = self.text_parts(text, boost);
-        if parts.is_empty() {
-            return Box::new(EmptyQuery);
+    /// The terms of `text` in `field`, weighted: a term query, or a phrase
+    /// for several terms.
+    fn weighted(&mut self, analyzer: Analyzer, field: Field, text: &str, weight: f32) -> Vec<Q> {
+        let analyzer = match analyzer {
+            Analyzer::English => &mut self.english,
+            Analyzer::Names => &mut self.names,
+        };
+        let terms = terms_with_positions(analyzer, text);
+        let phrase = terms.len() > 1;
+        // Words typed side by side are sought side by side in titles, tags
+        // and notes. In abstracts only a quoted phrase is: there their words
+        // count alone, and phrases over a large corpus's abstracts would
+        // cost more than the rest of the query.
+        if phrase && field == self.fields.abstract_text && !self.quoted {
+            return Vec::new();
         }
-        Box::new(BooleanQuery::new(
-            parts.into_iter().map(|q| (Occur::Should, q)).collect(),
-        ))
+        match self.mode {
+            Mode::Terms if phrase => return Vec::new(),
+            Mode::Phrases if !phrase => return Vec::new(),
+            _ => self.phrases |= phrase,
+        }
+        query_of_terms(field, terms)
+            .map(|q| Box::new(BoostQuery::new(q, weight)) as Q)
+            .into_iter()
+            .collect()
     }
 
     /// The per-field queries of `text`. Kept flat (boosted term queries side
@@ -340,14 +418,10 @@ impl<'a> Compiler<'a> {
             (f.note, b.note),
             (f.abstract_text, b.abstract_text),
         ] {
-            if let Some(q) = field_query(&mut self.english, field, text) {
-                per_field.push(Box::new(BoostQuery::new(q, weight)));
-            }
+            per_field.extend(self.weighted(Analyzer::English, field, text, weight));
         }
         for (field, weight) in [(f.authors, b.authors), (f.venue, b.venue)] {
-            if let Some(q) = field_query(&mut self.names, field, text) {
-                per_field.push(Box::new(BoostQuery::new(q, weight)));
-            }
+            per_field.extend(self.weighted(Analyzer::Names, field, text, weight));
         }
         // "all-reduce" also finds "allreduce" written as one word.
         let joined = squash(text);
@@ -357,32 +431,18 @@ impl<'a> Compiler<'a> {
                 (f.note, b.note),
                 (f.abstract_text, b.abstract_text),
             ] {
-                if let Some(q) = field_query(&mut self.english, field, &joined) {
-                    per_field.push(Box::new(BoostQuery::new(q, weight)));
-                }
+                per_field.extend(self.weighted(Analyzer::English, field, &joined, weight));
             }
         }
-        if !joined.is_empty() {
+        if !joined.is_empty() && self.mode != Mode::Phrases {
             let q: Q = Box::new(TermQuery::new(
                 Term::from_field_text(f.joined, &joined),
                 IndexRecordOption::WithFreqs,
             ));
             per_field.push(Box::new(BoostQuery::new(q, b.joined)));
         }
-        let trimmed = text.trim();
-        if ident::is_arxiv_id(ident::strip_version(trimmed)) {
-            let term = Term::from_field_text(f.arxiv, ident::strip_version(trimmed));
-            per_field.push(Box::new(BoostQuery::new(
-                Box::new(TermQuery::new(term, IndexRecordOption::Basic)),
-                b.identifier,
-            )));
-        }
-        if ident::is_doi(&trimmed.to_lowercase()) {
-            let term = Term::from_field_text(f.doi, &trimmed.to_lowercase());
-            per_field.push(Box::new(BoostQuery::new(
-                Box::new(TermQuery::new(term, IndexRecordOption::Basic)),
-                b.identifier,
-            )));
+        if self.mode != Mode::Phrases {
+            per_field.extend(identifier_queries(&f, text.trim(), b.identifier));
         }
         if !per_field.is_empty() {
             self.scoring = true;
@@ -541,15 +601,45 @@ fn with_positive(mut clauses: Vec<(Occur, Q)>) -> Q {
     Box::new(BooleanQuery::new(clauses))
 }
 
+/// An arXiv id or a DOI, found in its field.
+fn identifier_queries(f: &Fields, text: &str, weight: f32) -> Option<Q> {
+    let (field, value) = if ident::is_arxiv_id(ident::strip_version(text)) {
+        (f.arxiv, ident::strip_version(text).to_string())
+    } else if ident::is_doi(&text.to_lowercase()) {
+        (f.doi, text.to_lowercase())
+    } else {
+        return None;
+    };
+    let term = Term::from_field_text(field, &value);
+    Some(Box::new(BoostQuery::new(
+        Box::new(TermQuery::new(term, IndexRecordOption::Basic)),
+        weight,
+    )))
+}
+
+/// Which analyzer a field's text goes through.
+#[derive(Clone, Copy)]
+enum Analyzer {
+    English,
+    Names,
+}
+
+fn term_query(field: Field, text: &str) -> Q {
+    Box::new(TermQuery::new(
+        Term::from_field_text(field, text),
+        IndexRecordOption::WithFreqs,
+    ))
+}
+
 /// The terms of `text` in one field: a term query, or a phrase for several.
 fn field_query(analyzer: &mut TextAnalyzer, field: Field, text: &str) -> Option<Q> {
-    let terms = terms_with_positions(analyzer, text);
+    query_of_terms(field, terms_with_positions(analyzer, text))
+}
+
+fn query_of_terms(field: Field, terms: Vec<(usize, String)>) -> Option<Q> {
     match terms.len() {
         0 => None,
-        1 => Some(Box::new(TermQuery::new(
-            Term::from_field_text(field, &terms[0].1),
-            IndexRecordOption::WithFreqs,
-        ))),
+        1 => Some(term_query(field, &terms[0].1)),
         _ => {
             let first = terms[0].0;
             let terms = terms

@@ -4,10 +4,12 @@
 pub mod boosts;
 mod compile;
 pub mod query;
+mod seek_union;
 mod similar;
 mod snippets;
 mod spell;
 pub mod synonyms;
+mod two_phase;
 
 use std::ops::Range;
 
@@ -16,9 +18,11 @@ use tantivy::query::Query;
 use tantivy::{DocAddress, Searcher, TantivyDocument};
 
 pub use boosts::Boosts;
+use compile::Mode;
 pub use compile::{Rewrites, parse_years};
 pub use query::{FieldName, Node};
 pub use similar::similar;
+pub use two_phase::Ranking;
 
 use crate::catalog::Vocabulary;
 use crate::error::Error;
@@ -31,7 +35,13 @@ pub struct SearchRequest<'a> {
     pub filters: Vec<(FieldName, String)>,
     pub limit: usize,
     pub explain: bool,
+    /// Score every match exactly, even on a large index (see `two_phase`).
+    pub exhaustive: bool,
 }
+
+/// Below this many documents every match is scored exactly: it is fast, and
+/// rankings are then exact by construction.
+const TWO_PHASE_MIN_DOCS: u64 = 20_000;
 
 /// A fragment of a field with the byte ranges that matched the query.
 #[derive(Debug, Clone, PartialEq)]
@@ -60,6 +70,7 @@ pub struct SearchOutcome {
     /// Repairs of the syntax (an unclosed quote, a cut query).
     pub notes: Vec<String>,
     pub rewrites: Rewrites,
+    pub ranking: Ranking,
 }
 
 pub fn search(
@@ -103,10 +114,30 @@ pub fn search(
     let rewrites = compiler.rewrites.clone();
     // One more than asked tells whether there are more, without counting
     // every match (which would defeat tantivy's top-k pruning).
-    let mut top = searcher.search(
-        &*query,
-        &TopDocs::with_limit(request.limit.max(1) + 1).order_by_score(),
-    )?;
+    let wanted = request.limit.max(1) + 1;
+    let (mut top, ranking) = if !request.exhaustive
+        && compiler.scoring
+        && compiler.phrases
+        && searcher.num_docs() >= TWO_PHASE_MIN_DOCS
+        && !has_phrase_or_required(&root)
+    {
+        compiler.mode = Mode::Terms;
+        let terms = compiler.compile(&root)?;
+        compiler.mode = Mode::Phrases;
+        let phrases = compiler.compile(&root)?;
+        compiler.mode = Mode::Rank;
+        let rank = compiler.compile(&root)?;
+        let parts = two_phase::Parts {
+            terms: &*terms,
+            phrases: &*phrases,
+            rank: &*rank,
+            exact: &*query,
+        };
+        two_phase::top_docs(&searcher, &parts, wanted)?
+    } else {
+        let top = searcher.search(&*query, &TopDocs::with_limit(wanted).order_by_score())?;
+        (top, Ranking::Exhaustive)
+    };
     let more = top.len() > request.limit;
     top.truncate(request.limit);
     let mut hits = Vec::with_capacity(top.len());
@@ -145,7 +176,17 @@ pub fn search(
         parsed: root.to_string(),
         notes: parsed.notes,
         rewrites,
+        ranking,
     })
+}
+
+/// Whether the user quoted a phrase or required a word. A quoted phrase
+/// decides what matches, and a required word's phrase (`+all-reduce`) cannot
+/// be split into a terms part and a phrases part: both are ranked exactly.
+fn has_phrase_or_required(root: &Node) -> bool {
+    let mut found = false;
+    root.visit(&mut |n| found |= matches!(n, Node::Phrase { .. } | Node::Required(_)));
+    found
 }
 
 /// Every match of "the of and" would be noise: say so instead.

@@ -1,5 +1,7 @@
 //! The benchmark's queries against an existing distml-search index, each
-//! timed apart: for profiling one side of the harness without rebuilding.
+//! timed apart, with how many of the top ten the default (two-phase) ranking
+//! shares with `--exhaustive`: for profiling one side of the harness without
+//! rebuilding.
 //!
 //!   cargo run --release --manifest-path bench/scale/Cargo.toml --bin queries -- INDEX [RUNS [ONLY]]
 
@@ -15,22 +17,33 @@ fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let index = args.first().expect("usage: queries INDEX [RUNS [ONLY]]");
     let runs: usize = args.get(1).and_then(|r| r.parse().ok()).unwrap_or(20);
+    let only = args.get(2).map(String::as_str).unwrap_or("");
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     let (catalog, _) = load_dir(&root.join("catalog")).expect("the shipped catalog");
     let sections = catalog.section_names();
     let open = IndexDir::new(std::path::PathBuf::from(index)).open().expect("index").expect("an index");
-    let only = args.get(2).map(String::as_str).unwrap_or("");
+    let ids = |exhaustive: bool, query: &str| -> Vec<String> {
+        let request = SearchRequest { query, filters: vec![], limit: 10, explain: false, exhaustive };
+        let outcome = search(&open, &catalog.vocabulary, &sections, &request, Boosts::default()).expect("search");
+        outcome.hits.into_iter().map(|h| h.record.id).collect()
+    };
+    println!("  median  exhaustive  same top 10  query");
     for (query, ..) in QUERIES.iter().filter(|(q, ..)| q.contains(only)) {
-        let request = SearchRequest { query, filters: vec![], limit: 10, explain: false };
-        let mut times: Vec<f64> = (0..=runs)
-            .map(|_| {
-                let started = Instant::now();
-                let _ = search(&open, &catalog.vocabulary, &sections, &request, Boosts::default());
-                started.elapsed().as_secs_f64() * 1000.0
-            })
-            .skip(1)
-            .collect();
-        times.sort_by(f64::total_cmp);
-        println!("{:8.3} ms  {query}", times[times.len() / 2]);
+        let median = |exhaustive: bool| {
+            let mut times: Vec<f64> = (0..=runs)
+                .map(|_| {
+                    let started = Instant::now();
+                    ids(exhaustive, query);
+                    started.elapsed().as_secs_f64() * 1000.0
+                })
+                .skip(1)
+                .collect();
+            times.sort_by(f64::total_cmp);
+            times[times.len() / 2]
+        };
+        let (fast, exact) = (ids(false, query), ids(true, query));
+        let shared = fast.iter().filter(|id| exact.contains(id)).count();
+        let order = if fast == exact { "same order" } else { "" };
+        println!("{:8.3} {:8.3} ms  {shared:2}/{:<2} {order:10}  {query}", median(false), median(true), exact.len());
     }
 }

@@ -1,0 +1,165 @@
+//! Ranking in two phases, for large indexes. Phrase clauses keep tantivy from
+//! pruning (block-max WAND needs term queries only), so a multi-word query
+//! over a million abstracts would score every document holding any of its
+//! words. Instead, the query's term clauses (pruned) and its phrase clauses
+//! each give their best candidates, and the exact query ranks only those.
+//!
+//! A document's exact score is the sum of its scores under the two parts.
+//! One that neither part ranked among its best scores at most the sum of the
+//! two parts' last candidate scores; when the results beat that bound they
+//! are exactly the exhaustive search's, else every match is ranked.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use tantivy::collector::TopDocs;
+use tantivy::index::SegmentId;
+use tantivy::query::{
+    BooleanQuery, ConstScorer, EnableScoring, Explanation, Occur, Query, Scorer, Weight,
+};
+use tantivy::{DocAddress, DocId, DocSet, Score, Searcher, SegmentReader, TERMINATED};
+
+use crate::error::Error;
+
+/// Candidates per result asked for, and at least this many, from each part.
+const CANDIDATES_PER_RESULT: usize = 10;
+const MIN_CANDIDATES: usize = 100;
+
+/// One query, compiled four ways (see `compile::Mode`).
+pub struct Parts<'a> {
+    /// Its term clauses only.
+    pub terms: &'a dyn Query,
+    /// Its phrase clauses only.
+    pub phrases: &'a dyn Query,
+    /// The exact query, made to seek (see `seek_union`).
+    pub rank: &'a dyn Query,
+    pub exact: &'a dyn Query,
+}
+
+/// How the results were ranked, for `--explain`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ranking {
+    /// Every match was scored.
+    Exhaustive,
+    /// Only candidates were scored, and no other document could beat them.
+    Candidates(usize),
+    /// Candidates could not be shown to hold the best, so every match was
+    /// scored.
+    Unproven(usize),
+}
+
+impl std::fmt::Display for Ranking {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Ranking::Exhaustive => write!(f, "every match scored"),
+            Ranking::Candidates(n) => {
+                write!(f, "{n} candidates scored; no other match can rank higher")
+            }
+            Ranking::Unproven(n) => write!(
+                f,
+                "{n} candidates could not be shown to hold the best, so every match scored"
+            ),
+        }
+    }
+}
+
+/// The best `limit` documents for the exact query, as an exhaustive search
+/// ranks them.
+pub fn top_docs(
+    searcher: &Searcher,
+    parts: &Parts<'_>,
+    limit: usize,
+) -> Result<(Vec<(Score, DocAddress)>, Ranking), Error> {
+    let wanted = (limit * CANDIDATES_PER_RESULT).max(MIN_CANDIDATES);
+    let mut candidates = Vec::new();
+    let mut bound: Score = 0.0;
+    for part in [parts.terms, parts.phrases] {
+        let found = searcher.search(part, &TopDocs::with_limit(wanted).order_by_score())?;
+        // A part that found fewer than asked found every document it matches.
+        if found.len() == wanted {
+            bound += found.last().map_or(0.0, |(score, _)| *score);
+        }
+        candidates.extend(found.into_iter().map(|(_, address)| address));
+    }
+    let count = candidates.len();
+    let among = Among::new(searcher, candidates.into_iter());
+    let ranked = BooleanQuery::new(vec![
+        (Occur::Must, parts.rank.box_clone()),
+        (Occur::Must, Box::new(among)),
+    ]);
+    let top = searcher.search(&ranked, &TopDocs::with_limit(limit).order_by_score())?;
+    let proven = bound == 0.0 || (top.len() == limit && top[limit - 1].0 > bound);
+    if proven {
+        return Ok((top, Ranking::Candidates(count)));
+    }
+    let top = searcher.search(parts.exact, &TopDocs::with_limit(limit).order_by_score())?;
+    Ok((top, Ranking::Unproven(count)))
+}
+
+/// Matches the given documents, scoring 0.
+#[derive(Clone, Debug)]
+struct Among {
+    docs: Arc<HashMap<SegmentId, Vec<DocId>>>,
+}
+
+impl Among {
+    fn new(searcher: &Searcher, addresses: impl Iterator<Item = DocAddress>) -> Among {
+        let mut docs: HashMap<SegmentId, Vec<DocId>> = HashMap::new();
+        for address in addresses {
+            let segment = searcher.segment_reader(address.segment_ord).segment_id();
+            docs.entry(segment).or_default().push(address.doc_id);
+        }
+        for ids in docs.values_mut() {
+            ids.sort_unstable();
+            ids.dedup();
+        }
+        Among {
+            docs: Arc::new(docs),
+        }
+    }
+}
+
+impl Query for Among {
+    fn weight(&self, _: EnableScoring<'_>) -> tantivy::Result<Box<dyn Weight>> {
+        Ok(Box::new(self.clone()))
+    }
+}
+
+impl Weight for Among {
+    fn scorer(&self, reader: &SegmentReader, _boost: Score) -> tantivy::Result<Box<dyn Scorer>> {
+        let ids = self
+            .docs
+            .get(&reader.segment_id())
+            .cloned()
+            .unwrap_or_default();
+        Ok(Box::new(ConstScorer::new(
+            SortedIds { ids, cursor: 0 },
+            0.0,
+        )))
+    }
+
+    fn explain(&self, _reader: &SegmentReader, _doc: DocId) -> tantivy::Result<Explanation> {
+        Ok(Explanation::new("a candidate of the first phase", 0.0))
+    }
+}
+
+/// Strictly increasing document ids.
+struct SortedIds {
+    ids: Vec<DocId>,
+    cursor: usize,
+}
+
+impl DocSet for SortedIds {
+    fn advance(&mut self) -> DocId {
+        self.cursor = (self.cursor + 1).min(self.ids.len());
+        self.doc()
+    }
+
+    fn doc(&self) -> DocId {
+        self.ids.get(self.cursor).copied().unwrap_or(TERMINATED)
+    }
+
+    fn size_hint(&self) -> u32 {
+        (self.ids.len() - self.cursor) as u32
+    }
+}

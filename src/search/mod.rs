@@ -118,6 +118,7 @@ pub fn search(
     let (mut top, ranking) = if !request.exhaustive
         && compiler.scoring
         && compiler.phrases
+        && !compiler.filtered
         && searcher.num_docs() >= TWO_PHASE_MIN_DOCS
         && !has_phrase_or_required(&root)
     {
@@ -183,6 +184,8 @@ pub fn search(
 /// Whether the user quoted a phrase or required a word. A quoted phrase
 /// decides what matches, and a required word's phrase (`+all-reduce`) cannot
 /// be split into a terms part and a phrases part: both are ranked exactly.
+/// (So are filtered queries: tantivy prunes no query with a filter, so
+/// candidates would save nothing.)
 fn has_phrase_or_required(root: &Node) -> bool {
     let mut found = false;
     root.visit(&mut |n| found |= matches!(n, Node::Phrase { .. } | Node::Required(_)));

@@ -52,7 +52,7 @@ fn snapshot() -> String {
             "Imaginary Sharding of Glorps",
             "cs.DC cs.LG",
             "Mon, 2 Mar 2020 10:00:00 GMT",
-            "We shard glorps across pretend devices.",
+            "We shard glorps\n  across pretend devices.",
         ),
         line(
             "1412.99992",
@@ -113,6 +113,11 @@ fn snapshot_records_are_searchable_with_the_catalog() {
     assert_eq!(hit["collection"], "arxiv");
     assert_eq!(hit["authors"], json!(["Ada Example", "Bob Placeholder"]));
     assert_eq!(hit["url"], "https://arxiv.org/abs/1412.99991");
+    // Stored as published, shown with its line breaks collapsed.
+    assert!(
+        hit["snippet"].as_str().unwrap().contains("glorps across pretend"),
+        "{hit}"
+    );
 
     // The catalog entry is one result, and it gained the snapshot's abstract.
     let zorblats = fixture

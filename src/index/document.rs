@@ -10,6 +10,7 @@ use super::schema::Fields;
 use crate::catalog::{Entry, Vocabulary};
 use crate::ident;
 use crate::ingest::cache::CachedEntry;
+use crate::ingest::record::normalize_whitespace;
 use crate::snapshot::SnapshotRecord;
 
 pub const CATALOG: &str = "catalog";
@@ -241,7 +242,7 @@ impl Record {
             arxiv,
             doi: text(fields.doi),
             note: text(fields.note).unwrap_or_default(),
-            abstract_text: text(fields.abstract_text),
+            abstract_text: text(fields.abstract_text).map(|a| normalize_whitespace(&a)),
             abstract_source: text(fields.abstract_source),
         }
     }

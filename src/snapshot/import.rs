@@ -18,7 +18,7 @@ use crate::catalog::Catalog;
 use crate::error::Error;
 use crate::index::{IndexDir, Record, fingerprint, schema};
 use crate::ingest::cache::{Cache, FoundBy, IdKind, Identifier};
-use crate::ingest::record::Source;
+use crate::ingest::record::{Source, normalize_whitespace};
 
 pub struct ImportOptions {
     /// A `.jsonl` or `.jsonl.gz` file, or `-` for standard input.
@@ -150,7 +150,7 @@ pub fn import_snapshot(
             report.filtered += batch.filtered;
             report.malformed_count += batch.malformed.len() as u64;
             report.malformed.extend(batch.malformed);
-            for record in batch.merged {
+            for mut record in batch.merged {
                 let arxiv_id = record.arxiv.clone().unwrap_or_default();
                 let Some(entry_id) = by_arxiv.get(&arxiv_id) else {
                     continue;
@@ -165,6 +165,7 @@ pub fn import_snapshot(
                         confidence: None,
                     },
                 );
+                record.abstract_text = record.abstract_text.map(|a| normalize_whitespace(&a));
                 cached.absorb(&record, Source::Arxiv, &now);
                 report.merged += 1;
             }
@@ -275,7 +276,11 @@ fn work(
             return Ok(out);
         };
         for (offset, line) in lines.iter().enumerate() {
-            let text = String::from_utf8_lossy(line);
+            // Valid UTF-8 is the rule: checked fast, repaired only if not.
+            let text = match std::str::from_utf8(line) {
+                Ok(text) => std::borrow::Cow::Borrowed(text),
+                Err(_) => String::from_utf8_lossy(line),
+            };
             if text.trim().is_empty() {
                 continue;
             }

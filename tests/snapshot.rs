@@ -115,7 +115,10 @@ fn snapshot_records_are_searchable_with_the_catalog() {
     assert_eq!(hit["url"], "https://arxiv.org/abs/1412.99991");
     // Stored as published, shown with its line breaks collapsed.
     assert!(
-        hit["snippet"].as_str().unwrap().contains("glorps across pretend"),
+        hit["snippet"]
+            .as_str()
+            .unwrap()
+            .contains("glorps across pretend"),
         "{hit}"
     );
 
@@ -156,6 +159,20 @@ fn snapshot_records_are_searchable_with_the_catalog() {
         common::search_ids(&fixture, &["--collection", "arxiv", "pipeline"]),
         Vec::<String>::new()
     );
+
+    // Filters alone list the catalog first, then the newest records.
+    assert_eq!(
+        common::search_ids(&fixture, &["author:placeholder"]),
+        [
+            "bubbles-2015",
+            "arxiv:1412.99994",
+            "arxiv:1412.99991",
+            "arxiv:1412.99992"
+        ]
+    );
+    // `list` is the catalog's listing, whatever was imported.
+    let list = fixture.cmd().args(["list", "--json"]).output().unwrap();
+    assert_eq!(common::json_ids(&list), ["bubbles-2015"]);
 
     // An imported record's id is derived, not stored, yet finds it.
     assert_eq!(

@@ -4,6 +4,7 @@ use std::io::Write;
 
 use super::search::{filters, search_catalog};
 use super::{ready_index, stdout_error};
+use crate::cli::CollectionArg;
 use crate::cli::ListArgs;
 use crate::error::Error;
 use crate::locations::Locations;
@@ -11,7 +12,7 @@ use crate::render::Style;
 use crate::render::json::record_value;
 use crate::render::table::byline;
 use crate::render::text::{inert, truncate};
-use crate::search::SearchRequest;
+use crate::search::{FieldName, SearchRequest};
 
 /// Returns whether any entry was listed.
 pub fn run(
@@ -21,10 +22,18 @@ pub fn run(
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> Result<bool, Error> {
+    if args.filters.collection == CollectionArg::Arxiv {
+        return Err(Error::Usage(
+            "list shows catalog entries; find imported records with `search --collection arxiv`"
+                .into(),
+        ));
+    }
     let (catalog, open) = ready_index(locations, err)?;
+    let mut filters = filters(&args.filters);
+    filters.push((FieldName::Collection, "catalog".into()));
     let request = SearchRequest {
         query: "",
-        filters: filters(&args.filters),
+        filters,
         limit: catalog.entries.len().max(1),
         explain: false,
         exhaustive: false,

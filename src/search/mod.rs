@@ -14,8 +14,9 @@ mod two_phase;
 use std::ops::Range;
 
 use tantivy::collector::TopDocs;
-use tantivy::query::Query;
-use tantivy::{DocAddress, Searcher, TantivyDocument};
+use tantivy::query::{BooleanQuery, Occur, Query, TermQuery};
+use tantivy::schema::IndexRecordOption;
+use tantivy::{DocAddress, Order, Searcher, TantivyDocument, Term};
 
 pub use boosts::Boosts;
 use compile::Mode;
@@ -26,7 +27,7 @@ pub use two_phase::Ranking;
 
 use crate::catalog::Vocabulary;
 use crate::error::Error;
-use crate::index::{CATALOG, Fields, OpenIndex, Record};
+use crate::index::{ARXIV, CATALOG, Fields, OpenIndex, Record};
 use synonyms::Synonyms;
 
 pub struct SearchRequest<'a> {
@@ -135,6 +136,11 @@ pub fn search(
             exact: &*query,
         };
         two_phase::top_docs(&searcher, &parts, wanted)?
+    } else if !compiler.scoring {
+        (
+            listing(&searcher, &fields, &*query, wanted)?,
+            Ranking::Exhaustive,
+        )
     } else {
         let top = searcher.search(&*query, &TopDocs::with_limit(wanted).order_by_score())?;
         (top, Ranking::Exhaustive)
@@ -179,6 +185,42 @@ pub fn search(
         rewrites,
         ranking,
     })
+}
+
+/// Matches of a query without scoring words (filters only), as results are
+/// shown when scores tie: catalog entries first, then the newest. Taking the
+/// first matches found instead would show an arbitrary few of a large index.
+fn listing(
+    searcher: &Searcher,
+    fields: &Fields,
+    query: &dyn Query,
+    wanted: usize,
+) -> Result<Vec<(f32, DocAddress)>, Error> {
+    let mut top = Vec::new();
+    for collection in [CATALOG, ARXIV] {
+        if top.len() >= wanted {
+            break;
+        }
+        let within = BooleanQuery::new(vec![
+            (Occur::Must, query.box_clone()),
+            (
+                Occur::Must,
+                Box::new(TermQuery::new(
+                    Term::from_field_text(fields.collection, collection),
+                    IndexRecordOption::Basic,
+                )),
+            ),
+        ]);
+        let newest =
+            TopDocs::with_limit(wanted - top.len()).order_by_fast_field::<i64>("year", Order::Desc);
+        top.extend(
+            searcher
+                .search(&within, &newest)?
+                .into_iter()
+                .map(|(_, address)| (0.0, address)),
+        );
+    }
+    Ok(top)
 }
 
 /// Whether the user quoted a phrase or required a word. A quoted phrase

@@ -131,6 +131,22 @@ impl Catalog {
     }
 }
 
+/// Lower-case letters and digits only: how technique names are compared, so
+/// that "all-reduce", "all reduce" and "AllReduce" agree.
+pub fn squash(text: &str) -> String {
+    if text.is_ascii() {
+        return text
+            .bytes()
+            .filter(u8::is_ascii_alphanumeric)
+            .map(|b| char::from(b.to_ascii_lowercase()))
+            .collect();
+    }
+    text.chars()
+        .filter(|c| c.is_alphanumeric())
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
 /// Lower-case words of letters and digits, for comparing titles and names.
 pub fn normalize_title(title: &str) -> String {
     title

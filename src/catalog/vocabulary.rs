@@ -5,8 +5,8 @@
 
 use std::collections::HashMap;
 
-use super::normalize_title;
 use super::source::{Location, Problem};
+use super::{normalize_title, squash};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Tag {
@@ -31,6 +31,8 @@ impl Tag {
 pub struct Vocabulary {
     pub tags: Vec<Tag>,
     by_id: HashMap<String, usize>,
+    /// Every name of every tag, squashed; the first tag to use a name owns it.
+    by_name: HashMap<String, usize>,
 }
 
 impl Vocabulary {
@@ -40,7 +42,25 @@ impl Vocabulary {
             .enumerate()
             .map(|(i, t)| (t.id.clone(), i))
             .collect();
-        Vocabulary { tags, by_id }
+        let mut by_name = HashMap::new();
+        for (i, tag) in tags.iter().enumerate() {
+            for name in tag.names() {
+                let key = squash(name);
+                if !key.is_empty() {
+                    by_name.entry(key).or_insert(i);
+                }
+            }
+        }
+        Vocabulary {
+            tags,
+            by_id,
+            by_name,
+        }
+    }
+
+    /// The tag one of whose names squashes to `squashed`.
+    pub fn named(&self, squashed: &str) -> Option<&Tag> {
+        self.by_name.get(squashed).map(|&i| &self.tags[i])
     }
 
     pub fn get(&self, id: &str) -> Option<&Tag> {

@@ -26,8 +26,8 @@ pub const QUERIES: &[(&str, &str, Option<(i64, i64)>, &str)] = &[
     ("\"tensor parallel\"", "\"tensor parallel\"", None, "\"tensor parallel\""),
     ("author:placeholder", "authors:placeholder", None, "authors:placeholder"),
     ("author:fictus offloading", "authors:fictus AND offloading", None, "+authors:fictus offloading"),
-    ("year:2020..2022 quantization", "quantization", Some((2020, 2022)), "quantization"),
-    ("year:2015 allreduce", "allreduce", Some((2015, 2015)), "allreduce"),
+    ("year:2020..2022 quantization", "quantization", Some((2020, 2022)), "+year:[2020 TO 2022] quantization"),
+    ("year:2015 allreduce", "allreduce", Some((2015, 2015)), "+year:2015 allreduce"),
     ("compiler kernel fusion", "compiler OR kernel OR fusion", None, "compiler kernel fusion"),
     ("elastic preemptible recovery", "elastic OR preemptible OR recovery", None, "elastic preemptible recovery"),
 ];

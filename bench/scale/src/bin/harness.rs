@@ -246,18 +246,21 @@ fn fts5_build(corpus: &Path, db: &Path) {
     tx.commit().unwrap();
 }
 
-/// The engine's floor: three text fields, default tokenizer, default writer.
+/// The engine's floor: three text fields (and the year), default tokenizer,
+/// default writer.
 fn tantivy_build(corpus: &Path, dir: &Path) {
-    use tantivy::schema::{STORED, Schema, TEXT};
+    use tantivy::schema::{FAST, INDEXED, STORED, Schema, TEXT};
     std::fs::create_dir_all(dir).unwrap();
     let mut builder = Schema::builder();
     let title = builder.add_text_field("title", TEXT | STORED);
     let abstract_field = builder.add_text_field("abstract", TEXT);
     let authors = builder.add_text_field("authors", TEXT);
+    // The year, for the queries that filter on it, as the other engines do.
+    let year = builder.add_i64_field("year", INDEXED | FAST);
     let index = tantivy::Index::create_in_dir(dir, builder.build()).unwrap();
     let mut writer: tantivy::IndexWriter = index.writer(768 * 1024 * 1024).unwrap();
     docs(corpus, |d| {
-        writer.add_document(tantivy::doc!(title => d.title, abstract_field => d.abstract_text, authors => d.authors)).unwrap();
+        writer.add_document(tantivy::doc!(title => d.title, abstract_field => d.abstract_text, authors => d.authors, year => d.year)).unwrap();
     });
     writer.commit().unwrap();
     writer.wait_merging_threads().unwrap();

@@ -3,9 +3,9 @@
 //! letter, so no other word can match, and a snippet no longer stems every
 //! word of ten abstracts (most of a warm query's time).
 
-use tantivy::tokenizer::{
-    Language, RawTokenizer, Stemmer, TextAnalyzer, Token, TokenFilter, TokenStream, Tokenizer,
-};
+use tantivy::tokenizer::{TextAnalyzer, Token, TokenFilter, TokenStream, Tokenizer};
+
+use super::stem_cache::{stem, word_stemmer};
 
 #[derive(Clone)]
 pub struct SelectiveStemmer {
@@ -29,9 +29,7 @@ impl TokenFilter for SelectiveStemmer {
         SelectiveStemmerFilter {
             inner,
             initials: self.initials,
-            stemmer: TextAnalyzer::builder(RawTokenizer::default())
-                .filter(Stemmer::new(Language::English))
-                .build(),
+            stemmer: word_stemmer(),
         }
     }
 }
@@ -73,13 +71,7 @@ impl<T: TokenStream> TokenStream for SelectiveStemmerStream<'_, T> {
             .next()
             .is_some_and(|c| self.initials.binary_search(&c).is_ok());
         if wanted {
-            let word = std::mem::take(&mut token.text);
-            let mut stream = self.stemmer.token_stream(&word);
-            token.text = if stream.advance() {
-                std::mem::take(&mut stream.token_mut().text)
-            } else {
-                word.clone()
-            };
+            token.text = stem(self.stemmer, &token.text);
         }
         true
     }

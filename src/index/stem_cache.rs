@@ -23,10 +23,25 @@ impl TokenFilter for CachedStemmer {
         CachedStemmerFilter {
             inner,
             cache: FxHashMap::default(),
-            stemmer: TextAnalyzer::builder(RawTokenizer::default())
-                .filter(Stemmer::new(Language::English))
-                .build(),
+            stemmer: word_stemmer(),
         }
+    }
+}
+
+/// tantivy's English stemmer, for one word at a time.
+pub(super) fn word_stemmer() -> TextAnalyzer {
+    TextAnalyzer::builder(RawTokenizer::default())
+        .filter(Stemmer::new(Language::English))
+        .build()
+}
+
+/// The stem of `word` (the word itself if the stemmer gives nothing).
+pub(super) fn stem(stemmer: &mut TextAnalyzer, word: &str) -> String {
+    let mut stream = stemmer.token_stream(word);
+    if stream.advance() {
+        std::mem::take(&mut stream.token_mut().text)
+    } else {
+        word.to_string()
     }
 }
 
@@ -67,14 +82,7 @@ impl<T: TokenStream> TokenStream for CachedStemmerStream<'_, T> {
             token.text.push_str(stem);
             return true;
         }
-        let stem = {
-            let mut stream = self.stemmer.token_stream(&token.text);
-            if stream.advance() {
-                stream.token().text.clone()
-            } else {
-                token.text.clone()
-            }
-        };
+        let stem = stem(self.stemmer, &token.text);
         if self.cache.len() >= CAPACITY {
             self.cache.clear();
         }

@@ -21,9 +21,12 @@ use tantivy::{DocAddress, DocId, DocSet, Score, Searcher, SegmentReader, TERMINA
 
 use crate::error::Error;
 
-/// Candidates per result asked for, and at least this many, from each part.
+/// Candidates asked of each part, per result asked for, and at least this
+/// many. The terms part is pruned, so it is first asked for few, and for more
+/// only when those prove nothing.
 const CANDIDATES_PER_RESULT: usize = 10;
 const MIN_CANDIDATES: usize = 100;
+const FIRST_TERM_CANDIDATES_PER_RESULT: usize = 2;
 
 /// One query, compiled four ways (see `compile::Mode`).
 pub struct Parts<'a> {
@@ -70,30 +73,45 @@ pub fn top_docs(
     parts: &Parts<'_>,
     limit: usize,
 ) -> Result<(Vec<(Score, DocAddress)>, Ranking), Error> {
-    let wanted = (limit * CANDIDATES_PER_RESULT).max(MIN_CANDIDATES);
-    let mut candidates = Vec::new();
-    let mut bound: Score = 0.0;
-    for part in [parts.terms, parts.phrases] {
-        let found = searcher.search(part, &TopDocs::with_limit(wanted).order_by_score())?;
-        // A part that found fewer than asked found every document it matches.
-        if found.len() == wanted {
-            bound += found.last().map_or(0.0, |(score, _)| *score);
+    let most = (limit * CANDIDATES_PER_RESULT).max(MIN_CANDIDATES);
+    let phrases = best(searcher, parts.phrases, most)?;
+    let mut count = 0;
+    for wanted in [limit * FIRST_TERM_CANDIDATES_PER_RESULT, most] {
+        let terms = best(searcher, parts.terms, wanted)?;
+        let bound = terms.bound + phrases.bound;
+        let candidates = terms.found.iter().chain(&phrases.found).copied();
+        count = terms.found.len() + phrases.found.len();
+        let among = Among::new(searcher, candidates);
+        let ranked = BooleanQuery::new(vec![
+            (Occur::Must, parts.rank.box_clone()),
+            (Occur::Must, Box::new(among)),
+        ]);
+        let top = searcher.search(&ranked, &TopDocs::with_limit(limit).order_by_score())?;
+        if bound == 0.0 || (top.len() == limit && top[limit - 1].0 > bound) {
+            return Ok((top, Ranking::Candidates(count)));
         }
-        candidates.extend(found.into_iter().map(|(_, address)| address));
-    }
-    let count = candidates.len();
-    let among = Among::new(searcher, candidates.into_iter());
-    let ranked = BooleanQuery::new(vec![
-        (Occur::Must, parts.rank.box_clone()),
-        (Occur::Must, Box::new(among)),
-    ]);
-    let top = searcher.search(&ranked, &TopDocs::with_limit(limit).order_by_score())?;
-    let proven = bound == 0.0 || (top.len() == limit && top[limit - 1].0 > bound);
-    if proven {
-        return Ok((top, Ranking::Candidates(count)));
     }
     let top = searcher.search(parts.exact, &TopDocs::with_limit(limit).order_by_score())?;
     Ok((top, Ranking::Unproven(count)))
+}
+
+/// A part's best documents, and the most any other can score under it.
+struct Best {
+    found: Vec<DocAddress>,
+    bound: Score,
+}
+
+fn best(searcher: &Searcher, part: &dyn Query, wanted: usize) -> Result<Best, Error> {
+    let found = searcher.search(part, &TopDocs::with_limit(wanted).order_by_score())?;
+    // A part that found fewer than asked found every document it matches.
+    let bound = match found.last() {
+        Some((score, _)) if found.len() == wanted => *score,
+        _ => 0.0,
+    };
+    Ok(Best {
+        found: found.into_iter().map(|(_, address)| address).collect(),
+        bound,
+    })
 }
 
 /// Matches the given documents, scoring 0.

@@ -174,6 +174,30 @@ fn snapshot_records_are_searchable_with_the_catalog() {
     let list = fixture.cmd().args(["list", "--json"]).output().unwrap();
     assert_eq!(common::json_ids(&list), ["bubbles-2015"]);
 
+    // `show` shows an imported record too, as the index holds it.
+    let shown = fixture
+        .cmd()
+        .args(["show", "arxiv:1412.99991"])
+        .output()
+        .unwrap();
+    let shown = stdout_of(&shown);
+    assert!(
+        shown.starts_with("Imaginary Sharding of Glorps")
+            && shown.contains("cs.DC")
+            && shown.contains("glorps across pretend devices"),
+        "{shown}"
+    );
+    let json: Value = serde_json::from_str(&stdout_of(
+        &fixture
+            .cmd()
+            .args(["show", "--json", "arxiv:1412.99991"])
+            .output()
+            .unwrap(),
+    ))
+    .unwrap();
+    assert_eq!(json["collection"], "arxiv");
+    assert_eq!(json["abstract"], "We shard glorps across pretend devices.");
+
     // An imported record's id is derived, not stored, yet finds it.
     assert_eq!(
         common::search_ids(&fixture, &["id:arxiv:1412.99994v2"]),

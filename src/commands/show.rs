@@ -3,12 +3,14 @@
 use std::io::Write;
 
 use serde_json::json;
+use tantivy::TantivyDocument;
+use tantivy::collector::TopDocs;
 
 use super::{load_valid_catalog, stdout_error};
 use crate::catalog::Entry;
 use crate::cli::ShowArgs;
 use crate::error::Error;
-use crate::index::Record;
+use crate::index::{ARXIV_ID_PREFIX, Fields, IndexDir, Record, id_query};
 use crate::ingest::cache::{CachedEntry, FoundBy, Identifier};
 use crate::locations::Locations;
 use crate::render::Style;
@@ -22,12 +24,28 @@ pub fn run(
     out: &mut dyn Write,
 ) -> Result<(), Error> {
     let catalog = load_valid_catalog(locations, false)?;
-    let entry = catalog.entry(&args.id).ok_or_else(|| {
+    let unknown = || {
         Error::Usage(format!(
             "no entry with id `{}`: find ids with `distml-search search` or `list`",
             args.id
         ))
-    })?;
+    };
+    let Some(entry) = catalog.entry(&args.id) else {
+        if !args.id.starts_with(ARXIV_ID_PREFIX) {
+            return Err(unknown());
+        }
+        let record = imported(locations, &args.id)?.ok_or_else(unknown)?;
+        let text = if args.json {
+            let mut value = record_value(&record);
+            if let serde_json::Value::Object(map) = &mut value {
+                map.insert("abstract".into(), json!(record.abstract_text));
+            }
+            format!("{value:#}\n")
+        } else {
+            imported_view(&record, &style)
+        };
+        return out.write_all(text.as_bytes()).map_err(stdout_error);
+    };
     let cache = locations.load_cache()?;
     let cached = cache.get(&entry.id);
     let record = Record::from_entry(entry, cached);
@@ -37,6 +55,51 @@ pub fn run(
         text_view(entry, &record, cached, &style)
     };
     out.write_all(text.as_bytes()).map_err(stdout_error)
+}
+
+/// A record of an imported collection, as the index holds it.
+fn imported(locations: &Locations, id: &str) -> Result<Option<Record>, Error> {
+    let Some(open) = IndexDir::new(&locations.index).open()? else {
+        return Ok(None);
+    };
+    let searcher = open.reader.searcher();
+    let fields = Fields::from_schema(&open.index.schema())?;
+    let top = searcher.search(
+        &id_query(&fields, id),
+        &TopDocs::with_limit(1).order_by_score(),
+    )?;
+    let Some((_, address)) = top.first() else {
+        return Ok(None);
+    };
+    let doc: TantivyDocument = searcher.doc(*address)?;
+    Ok(Some(Record::from_document(&doc, &fields)))
+}
+
+fn imported_view(r: &Record, style: &Style) -> String {
+    let mut out = format!("{}\n", style.bold(&inert(&r.title)));
+    let year = r.year.map(|y| y.to_string()).unwrap_or_default();
+    for (label, value) in [
+        ("id", r.id.clone()),
+        ("imported", format!("{} collection", r.collection)),
+        ("category", r.section.clone()),
+        ("authors", r.authors.join(", ")),
+        ("venue", r.venue.clone().unwrap_or_default()),
+        ("year", year),
+        ("url", r.url.clone()),
+        ("doi", r.doi.clone().unwrap_or_default()),
+    ] {
+        if !value.is_empty() {
+            out.push_str(&format!("  {label:<9} {}\n", inert(&value)));
+        }
+    }
+    if let Some(text) = &r.abstract_text {
+        out.push_str(&format!("\n  abstract{}\n", style.dim(" (from arxiv)")));
+        for l in wrap(&inert(text), style.width, "  ") {
+            out.push_str(&l);
+            out.push('\n');
+        }
+    }
+    out
 }
 
 fn provenance(id: Option<&Identifier>, in_catalog: bool) -> String {

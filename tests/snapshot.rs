@@ -497,6 +497,54 @@ fn large_indexes_rank_candidates_as_exhaustive_search_does() {
         assert_eq!(fast.len(), 20, "{query}");
         assert_eq!(fast, exact, "{query}");
     }
+    // And for queries drawn at random from the words, technique names and
+    // operators of the corpus.
+    const PIECES: &[&str] = &[
+        "pipeline",
+        "bubble",
+        "zorp",
+        "glorp",
+        "memory",
+        "MoE",
+        "all-reduce",
+        "allreduce",
+        "gradient checkpointing",
+        "expert",
+        "sparse",
+        "-training",
+        "tensor",
+        "OR",
+        "wibble",
+        "pipeline bubble",
+        "routing",
+        "experts",
+        "schedule",
+    ];
+    let mut state: u64 = 11;
+    let mut proven = 0;
+    for _ in 0..25 {
+        let mut next = |n: usize| {
+            state = state
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1);
+            ((state >> 33) % n as u64) as usize
+        };
+        let words = 2 + next(3);
+        let query: Vec<&str> = (0..words).map(|_| PIECES[next(PIECES.len())]).collect();
+        let query = query.join(" ");
+        let fast = fixture
+            .cmd()
+            .args(["search", "--json", "--explain", "-n", "10", "--", &query])
+            .output()
+            .unwrap();
+        proven += usize::from(stderr_of(&fast).contains("no other match can rank higher"));
+        let exact = common::search_ids(&fixture, &["-n", "10", "--exhaustive", "--", &query]);
+        assert_eq!(common::json_ids(&fast), exact, "{query}");
+    }
+    assert!(
+        proven >= 10,
+        "only {proven} of 25 random queries ranked candidates"
+    );
     let explained = fixture
         .cmd()
         .args(["search", "--explain", "pipeline bubble"])

@@ -2,7 +2,7 @@
 //! title search, and parsers from its JSON into [`PaperRecord`]s.
 //!
 //! Pure: no network, no I/O. Crossref passes on publisher-deposited JATS XML
-//! for abstracts and some titles; [`strip_markup`] turns it into plain text.
+//! for abstracts and some titles; `strip_markup` turns it into plain text.
 //! The JSON plumbing shared with [`super::openalex`] also lives here.
 
 use quick_xml::Reader;

@@ -70,6 +70,20 @@ fn typos_are_repaired_and_said() {
 }
 
 #[test]
+fn a_misspelt_technique_name_still_expands() {
+    let fixture = Fixture::new();
+    let misspelt = search(&fixture, &["--json", "gradient", "checkpointng"]);
+    assert!(
+        stderr_of(&misspelt).contains("searched for checkpointing (not checkpointng)"),
+        "{}",
+        stderr_of(&misspelt)
+    );
+    let right = search(&fixture, &["--json", "gradient", "checkpointing"]);
+    assert!(!stdout_of(&right).is_empty());
+    assert_eq!(stdout_of(&misspelt), stdout_of(&right));
+}
+
+#[test]
 fn json_lines_carry_the_documented_fields() {
     let fixture = Fixture::new();
     let output = search(&fixture, &["--json", "pipeline"]);

@@ -208,6 +208,8 @@ impl<'a> Compiler<'a> {
     /// remaining word (repaired if it matches nothing), plus each adjacent
     /// pair written together.
     fn words(&mut self, run: &[&str], clauses: &mut Vec<(Occur, Q)>) {
+        let repaired = self.repaired_run(run);
+        let run: &[&str] = &repaired.iter().map(String::as_str).collect::<Vec<_>>();
         let mut i = 0;
         let mut plain: Vec<String> = Vec::new();
         while i < run.len() {
@@ -249,6 +251,23 @@ impl<'a> Compiler<'a> {
             i += 1;
         }
         self.pairs(&plain, clauses);
+    }
+
+    /// The run with each word outside a technique's name repaired, so that a
+    /// misspelt name ("gradient checkpointng") is still recognized.
+    fn repaired_run(&mut self, run: &[&str]) -> Vec<String> {
+        let mut out = Vec::with_capacity(run.len());
+        let mut i = 0;
+        while i < run.len() {
+            if let Some((len, _)) = self.synonyms.longest_at(run, i) {
+                out.extend(run[i..i + len].iter().map(|w| w.to_string()));
+                i += len;
+            } else {
+                out.push(self.repair(run[i]));
+                i += 1;
+            }
+        }
+        out
     }
 
     fn pairs(&mut self, words: &[String], clauses: &mut Vec<(Occur, Q)>) {

@@ -25,7 +25,8 @@ seeds() {
     arxiv | crossref | openalex) dirs+=("../tests/fixtures/$1") ;;
     markdown) dirs+=("../tests/fixtures") ;;
   esac
-  printf '%s\n' "${dirs[@]}"
+  [ ${#dirs[@]} -gt 0 ] && printf '%s\n' "${dirs[@]}"
+  return 0
 }
 run() {
   local target=$1

@@ -1,4 +1,4 @@
-//! Small file-system helpers: atomic replacement of a file.
+//! Small file-system helpers: atomic replacement of a file, and folder sizes.
 
 use std::io::Write;
 use std::path::Path;
@@ -18,4 +18,18 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), Error> {
     tmp.as_file().sync_all().map_err(|e| Error::io(path, e))?;
     tmp.persist(path).map_err(|e| Error::io(path, e.error))?;
     Ok(())
+}
+
+/// The bytes of every file below `path` (0 where it cannot be read).
+pub fn dir_size(path: &Path) -> u64 {
+    let Ok(entries) = std::fs::read_dir(path) else {
+        return 0;
+    };
+    entries
+        .flatten()
+        .map(|e| match e.file_type() {
+            Ok(t) if t.is_dir() => dir_size(&e.path()),
+            _ => e.metadata().map_or(0, |m| m.len()),
+        })
+        .sum()
 }

@@ -170,6 +170,13 @@ fn snapshot_records_are_searchable_with_the_catalog() {
             "arxiv:1412.99992"
         ]
     );
+    // `stats` counts both collections.
+    let stats = stdout_of(&fixture.cmd().arg("stats").output().unwrap());
+    assert!(
+        stats.contains("index: catalog 1, imported from arXiv 3; "),
+        "{stats}"
+    );
+
     // `list` is the catalog's listing, whatever was imported.
     let list = fixture.cmd().args(["list", "--json"]).output().unwrap();
     assert_eq!(common::json_ids(&list), ["bubbles-2015"]);

@@ -117,7 +117,7 @@ fn run_snapshot(
         );
     }
     let seconds = report.elapsed.as_secs_f64().max(1e-9);
-    let size = dir_size(&locations.index);
+    let size = crate::fsutil::dir_size(&locations.index);
     writeln!(
         out,
         "imported {} records ({} merged into catalog entries, {} filtered out, {} malformed lines skipped) from {} lines in {:.1} s ({:.0} records/s); index {:.1} MB",
@@ -132,17 +132,4 @@ fn run_snapshot(
     )
     .map_err(|e| Error::io("<stdout>", e))?;
     Ok(())
-}
-
-fn dir_size(path: &Path) -> u64 {
-    let Ok(entries) = std::fs::read_dir(path) else {
-        return 0;
-    };
-    entries
-        .flatten()
-        .map(|e| match e.file_type() {
-            Ok(t) if t.is_dir() => dir_size(&e.path()),
-            _ => e.metadata().map_or(0, |m| m.len()),
-        })
-        .sum()
 }

@@ -3,10 +3,40 @@
 use std::collections::BTreeMap;
 use std::io::Write;
 
+use tantivy::Term;
+use tantivy::collector::Count;
+use tantivy::query::TermQuery;
+use tantivy::schema::IndexRecordOption;
+
 use super::{load_valid_catalog, stdout_error};
 use crate::catalog::Kind;
 use crate::error::Error;
+use crate::fsutil::dir_size;
+use crate::index::{ARXIV, CATALOG, Fields, IndexDir};
 use crate::locations::Locations;
+
+/// What the current index holds, without building one.
+fn index_summary(locations: &Locations) -> Result<String, Error> {
+    let Some(open) = IndexDir::new(&locations.index).open()? else {
+        return Ok("index: not built yet (the next search builds it)".into());
+    };
+    let searcher = open.reader.searcher();
+    let fields = Fields::from_schema(&open.index.schema())?;
+    let count = |collection: &str| {
+        let query = TermQuery::new(
+            Term::from_field_text(fields.collection, collection),
+            IndexRecordOption::Basic,
+        );
+        searcher.search(&query, &Count)
+    };
+    Ok(format!(
+        "index: catalog {}, imported from arXiv {}; {:.1} MB in {}",
+        count(CATALOG)?,
+        count(ARXIV)?,
+        dir_size(&open.path) as f64 / 1e6,
+        open.path.display()
+    ))
+}
 
 pub fn run(locations: &Locations, out: &mut dyn Write) -> Result<(), Error> {
     let catalog = load_valid_catalog(locations, false)?;
@@ -57,6 +87,7 @@ pub fn run(locations: &Locations, out: &mut dyn Write) -> Result<(), Error> {
         papers.len(),
         percent(with_abstract)
     ));
+    push(index_summary(locations)?);
     push(String::new());
     push("by section".into());
     for (section, entries) in catalog.sections_with_entries() {

@@ -37,15 +37,7 @@ fn ranked_ids(fixture: &common::Fixture, query: &str) -> Vec<String> {
         "{query}: {}",
         common::stderr_of(&output)
     );
-    common::stdout_of(&output)
-        .lines()
-        .map(|l| {
-            serde_json::from_str::<serde_json::Value>(l).unwrap()["id"]
-                .as_str()
-                .unwrap()
-                .to_string()
-        })
-        .collect()
+    common::json_ids(&output)
 }
 
 fn dcg(gains: impl Iterator<Item = f64>) -> f64 {

@@ -74,6 +74,17 @@ fn snapshot() -> String {
         + "\n"
 }
 
+/// The fixture with `snapshot.jsonl` imported.
+fn imported() -> Fixture {
+    let fixture = fixture();
+    fixture
+        .cmd()
+        .args(["import", "--arxiv-snapshot", "snapshot.jsonl"])
+        .assert()
+        .success();
+    fixture
+}
+
 fn fixture() -> Fixture {
     let fixture = Fixture::with_files(&[("tags.toml", TAGS), ("papers.toml", CATALOG)]);
     std::fs::write(fixture.dir.path().join("snapshot.jsonl"), snapshot()).unwrap();
@@ -270,12 +281,7 @@ fn filters_gzip_and_standard_input() {
 
 #[test]
 fn a_catalog_edit_keeps_the_imported_collection() {
-    let fixture = fixture();
-    fixture
-        .cmd()
-        .args(["import", "--arxiv-snapshot", "snapshot.jsonl"])
-        .assert()
-        .success();
+    let fixture = imported();
     fixture.write(
         "papers.toml",
         &CATALOG.replace(
@@ -292,12 +298,7 @@ fn a_catalog_edit_keeps_the_imported_collection() {
 
 #[test]
 fn a_failed_import_leaves_the_index_as_it_was() {
-    let fixture = fixture();
-    fixture
-        .cmd()
-        .args(["import", "--arxiv-snapshot", "snapshot.jsonl"])
-        .assert()
-        .success();
+    let fixture = imported();
     let current = std::fs::read_to_string(fixture.index().join("CURRENT")).unwrap();
     // A gzip file cut in the middle fails the read.
     let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
@@ -329,12 +330,7 @@ fn a_failed_import_leaves_the_index_as_it_was() {
 
 #[test]
 fn ndjson_export_writes_every_document() {
-    let fixture = fixture();
-    fixture
-        .cmd()
-        .args(["import", "--arxiv-snapshot", "snapshot.jsonl"])
-        .assert()
-        .success();
+    let fixture = imported();
     let output = fixture
         .cmd()
         .args(["export", "--format", "ndjson"])
@@ -359,12 +355,7 @@ fn ndjson_export_writes_every_document() {
 
 #[test]
 fn a_killed_import_leaves_the_previous_index() {
-    let fixture = fixture();
-    fixture
-        .cmd()
-        .args(["import", "--arxiv-snapshot", "snapshot.jsonl"])
-        .assert()
-        .success();
+    let fixture = imported();
     let current = std::fs::read_to_string(fixture.index().join("CURRENT")).unwrap();
     let many: String = (0..60_000)
         .map(|i| {

@@ -188,7 +188,7 @@ impl Record {
         if let Some(source) = &self.abstract_source {
             doc.add_text(fields.abstract_source, source);
         }
-        for part in prose {
+        for part in prose.into_iter().filter(|p| !p.is_empty()) {
             let joined = if imported {
                 joined_hyphenated(part)
             } else {

@@ -127,18 +127,17 @@ fn replace_catalog(
     fingerprint: &str,
 ) -> Result<(usize, usize), Error> {
     let fields = Fields::from_schema(&open.index.schema())?;
-    let mut writer: IndexWriter = open.index.writer_with_num_threads(1, WRITER_MEMORY)?;
+    let writer: IndexWriter = open.index.writer_with_num_threads(1, WRITER_MEMORY)?;
     writer.delete_term(Term::from_field_text(fields.collection, CATALOG));
-    let with_abstract = add_catalog(&mut writer, &fields, catalog, cache)?;
-    let mut commit = writer.prepare_commit()?;
-    commit.set_payload(fingerprint);
-    commit.commit()?;
-    writer.wait_merging_threads()?;
+    let with_abstract = add_catalog(&writer, &fields, catalog, cache)?;
+    commit(writer, fingerprint)?;
     Ok((catalog.entries.len(), with_abstract))
 }
 
-fn add_catalog(
-    writer: &mut IndexWriter,
+/// Adds the catalog's entries, completed by the cache; returns how many have
+/// an abstract.
+pub(crate) fn add_catalog(
+    writer: &IndexWriter,
     fields: &Fields,
     catalog: &Catalog,
     cache: &Cache,
@@ -158,12 +157,19 @@ fn write_generation(
     cache: &Cache,
     fingerprint: &str,
 ) -> Result<(usize, usize), Error> {
-    let mut writer = open_writer(path, false)?;
+    let writer = open_writer(path, false)?;
     let fields = schema::build_schema().1;
-    let with_abstract = add_catalog(&mut writer, &fields, catalog, cache)?;
+    let with_abstract = add_catalog(&writer, &fields, catalog, cache)?;
+    commit(writer, fingerprint)?;
+    Ok((catalog.entries.len(), with_abstract))
+}
+
+/// Commits with the fingerprint of the inputs as payload, and waits for the
+/// merges, so that the index is whole when the writer is gone.
+pub(crate) fn commit(mut writer: IndexWriter, fingerprint: &str) -> Result<(), Error> {
     let mut commit = writer.prepare_commit()?;
     commit.set_payload(fingerprint);
     commit.commit()?;
     writer.wait_merging_threads()?;
-    Ok((catalog.entries.len(), with_abstract))
+    Ok(())
 }

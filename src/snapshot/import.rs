@@ -16,7 +16,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use super::record::parse_line;
 use crate::catalog::Catalog;
 use crate::error::Error;
-use crate::index::{IndexDir, Record, fingerprint, schema};
+use crate::index::{IndexDir, Record, add_catalog, commit, fingerprint, schema};
 use crate::ingest::cache::{Cache, FoundBy, IdKind, Identifier};
 use crate::ingest::record::{Source, normalize_whitespace};
 
@@ -177,19 +177,10 @@ pub fn import_snapshot(
         {
             cache.save(dir)?;
         }
-        for entry in &catalog.entries {
-            writer.add_document(
-                Record::from_entry(entry, cache.get(&entry.id))
-                    .to_document(&fields, &catalog.vocabulary),
-            )?;
-        }
+        add_catalog(&writer, &fields, catalog, cache)?;
         let inputs = index_inputs()?;
         let print = fingerprint(inputs.iter().map(|(n, b)| (n.as_str(), b.as_slice())));
-        let mut writer = writer;
-        let mut commit = writer.prepare_commit()?;
-        commit.set_payload(&print);
-        commit.commit()?;
-        writer.wait_merging_threads()?;
+        commit(writer, &print)?;
         report.elapsed = started.elapsed();
         Ok(report)
     })();

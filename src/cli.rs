@@ -135,15 +135,8 @@ pub struct SearchArgs {
     /// author, venue, kind, year, title, id, arxiv, doi)
     #[arg(required = true, num_args = 1.., value_name = "QUERY")]
     pub query: Vec<String>,
-    /// How many results to show
-    #[arg(short = 'n', long, default_value_t = 10)]
-    pub limit: usize,
-    /// Print JSON Lines (same as --format json)
-    #[arg(long, conflicts_with = "format")]
-    pub json: bool,
-    /// Output format
-    #[arg(long, value_enum, default_value_t = Format::Table)]
-    pub format: Format,
+    #[command(flatten)]
+    pub output: HitsOutput,
     /// Show the parsed query, its expansions and each hit's score breakdown
     #[arg(long)]
     pub explain: bool,
@@ -168,13 +161,29 @@ pub struct ShowArgs {
 pub struct SimilarArgs {
     /// The entry's id
     pub id: String,
+    #[command(flatten)]
+    pub output: HitsOutput,
+}
+
+/// How many hits, and how they are printed.
+#[derive(Debug, Args)]
+pub struct HitsOutput {
+    /// How many results to show
     #[arg(short = 'n', long, default_value_t = 10)]
     pub limit: usize,
     /// Print JSON Lines (same as --format json)
     #[arg(long, conflicts_with = "format")]
     pub json: bool,
+    /// Output format
     #[arg(long, value_enum, default_value_t = Format::Table)]
     pub format: Format,
+}
+
+impl HitsOutput {
+    /// The format asked for, `--json` included.
+    pub fn format(&self) -> Format {
+        if self.json { Format::Json } else { self.format }
+    }
 }
 
 #[derive(Debug, Args)]

@@ -27,12 +27,12 @@ pub fn run(
     let request = SearchRequest {
         query: &query,
         filters: filters(&args.filters),
-        limit: args.limit,
+        limit: args.output.limit,
         explain: args.explain,
         exhaustive: args.exhaustive,
     };
     let outcome = search_catalog(locations, &catalog, &open, &request)?;
-    let format = if args.json { Format::Json } else { args.format };
+    let format = args.output.format();
     report_rewrites(&outcome, args.explain, format, err);
     print_hits(&outcome.hits, format, style, out)?;
     if outcome.hits.is_empty() && format == Format::Table {
@@ -62,8 +62,8 @@ pub fn run_similar(
     err: &mut dyn Write,
 ) -> Result<bool, Error> {
     let (_, open) = ready_index(locations, err)?;
-    let hits = similar(&open, &args.id, args.limit)?;
-    let format = if args.json { Format::Json } else { args.format };
+    let hits = similar(&open, &args.id, args.output.limit)?;
+    let format = args.output.format();
     print_hits(&hits, format, style, out)?;
     Ok(!hits.is_empty())
 }

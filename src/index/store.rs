@@ -160,10 +160,26 @@ impl IndexDir {
     }
 }
 
+/// From this many documents, a query's segments are searched on threads of
+/// their own: its latency is then the slowest segment's, not their sum.
+const PARALLEL_SEARCH_MIN_DOCS: u64 = 20_000;
+
+fn search_segments_in_parallel(index: &mut Index) -> Result<(), Error> {
+    let segments = index.searchable_segment_metas()?;
+    let docs: u64 = segments.iter().map(|s| u64::from(s.num_docs())).sum();
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let threads = cores.min(segments.len());
+    if threads > 1 && docs >= PARALLEL_SEARCH_MIN_DOCS {
+        index.set_multithread_executor(threads)?;
+    }
+    Ok(())
+}
+
 fn open_generation(path: &Path) -> Result<OpenIndex, Error> {
-    let index = Index::open_in_dir(path)
+    let mut index = Index::open_in_dir(path)
         .map_err(|e| Error::Index(format!("{}: cannot open index: {e}", path.display())))?;
     analysis::register(&index);
+    search_segments_in_parallel(&mut index)?;
     let fingerprint = index.load_metas().ok().and_then(|m| m.payload);
     let reader = index
         .reader_builder()

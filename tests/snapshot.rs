@@ -460,7 +460,8 @@ fn large_snapshot() -> String {
             &format!("1401.{i:05}"),
             &title,
             "cs.DC",
-            "Mon, 6 Jan 2014 10:00:00 GMT",
+            // Twelve years, 2,000 records each.
+            &format!("Mon, 6 Jan {} 10:00:00 GMT", 2014 + i % 12),
             &summary,
         ));
         out.push('\n');
@@ -556,4 +557,23 @@ fn large_indexes_rank_candidates_as_exhaustive_search_does() {
 
     // A record named only by a technique's other name is found by its acronym.
     assert_eq!(common::search_ids(&fixture, &["MoE"]), ["arxiv:1401.00097"]);
+
+    // A filter alone lists the newest first, across years: all 2,000 of
+    // 2025, then 2024's.
+    let listed = fixture
+        .cmd()
+        .args(["search", "--json", "-n", "2500", "author:placeholder"])
+        .output()
+        .unwrap();
+    let mut per_year: Vec<(i64, usize)> = Vec::new();
+    for line in String::from_utf8_lossy(&listed.stdout).lines() {
+        let year = serde_json::from_str::<Value>(line).unwrap()["year"]
+            .as_i64()
+            .unwrap();
+        match per_year.last_mut() {
+            Some((y, n)) if *y == year => *n += 1,
+            _ => per_year.push((year, 1)),
+        }
+    }
+    assert_eq!(per_year, [(2025, 2000), (2024, 500)]);
 }

@@ -272,6 +272,26 @@ fn explain_shows_the_query_expansions_and_scores() {
 }
 
 #[test]
+fn names_that_stem_alike_are_sought_once() {
+    let tags = common::TAGS.replace(
+        r#""activation checkpointing", "rematerialization"]"#,
+        r#""activation checkpointing", "rematerialization", "recomputation", "recompute"]"#,
+    );
+    assert_ne!(tags, common::TAGS);
+    let fixture = Fixture::with_files(&[
+        ("tags.toml", tags.as_str()),
+        ("pipeline-parallelism.toml", common::PIPELINES),
+    ]);
+    let output = search(&fixture, &["--explain", "gradient checkpointing"]);
+    let stderr = stderr_of(&output);
+    // To the stemmer "recompute" is "recomputation": one name, counted once.
+    assert!(
+        stderr.contains("rematerialization, recomputation\n") && !stderr.contains("recompute"),
+        "{stderr}"
+    );
+}
+
+#[test]
 fn broken_pipe_is_not_an_error() {
     let fixture = Fixture::new();
     fixture.cmd().args(["index"]).assert().success();

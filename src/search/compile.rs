@@ -360,10 +360,17 @@ impl<'a> Compiler<'a> {
             alternatives.push(Box::new(BoostQuery::new(tagged, self.boosts.tag)));
         }
         let typed = squash(span);
+        // Names that analyze alike ("recomputation", "recompute") are one
+        // name to the index: sought once, not counted twice.
+        let mut sought =
+            std::collections::HashSet::from([analysis::terms(&mut self.english, span)]);
         let mut others = Vec::new();
         for name in tag.names().filter(|n| squash(n) != typed && *n != tag.id) {
             if others.len() == 8 {
                 break;
+            }
+            if !sought.insert(analysis::terms(&mut self.english, name)) {
+                continue;
             }
             alternatives.extend(self.synonym_text(name));
             others.push(name.to_string());

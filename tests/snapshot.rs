@@ -236,6 +236,43 @@ fn snapshot_records_are_searchable_with_the_catalog() {
 }
 
 #[test]
+fn identifiers_find_their_record() {
+    let fixture = fixture();
+    let mut with_doi: Value = serde_json::from_str(&line(
+        "1412.99995",
+        "Counterfeit Checkpoints of Zibbles",
+        "cs.DC",
+        "Mon, 2 Mar 2020 10:00:00 GMT",
+        "Zibbles, checkpointed.",
+    ))
+    .unwrap();
+    with_doi["doi"] = json!("10.5555/FICT.2020.7");
+    let lines = format!("{}{}\n", snapshot(), with_doi);
+    std::fs::write(fixture.dir.path().join("snapshot.jsonl"), lines).unwrap();
+    fixture
+        .cmd()
+        .args(["import", "--arxiv-snapshot", "snapshot.jsonl"])
+        .assert()
+        .success();
+    let first = |query: &str| {
+        common::search_ids(&fixture, &["--", query])
+            .into_iter()
+            .next()
+            .unwrap_or_default()
+    };
+    // Typed, as a filter, with a version, in any case.
+    assert_eq!(first("1412.99991"), "arxiv:1412.99991");
+    assert_eq!(first("arxiv:1412.99991v3"), "arxiv:1412.99991");
+    assert_eq!(first("1412.99998"), "bubbles-2015");
+    assert_eq!(first("10.5555/fict.2020.7"), "arxiv:1412.99995");
+    assert_eq!(first("doi:10.5555/FICT.2020.7"), "arxiv:1412.99995");
+    assert_eq!(
+        common::search_ids(&fixture, &["arxiv:1412.99990"]),
+        Vec::<String>::new()
+    );
+}
+
+#[test]
 fn filters_gzip_and_standard_input() {
     let fixture = fixture();
     let gz = fixture.dir.path().join("snapshot.jsonl.gz");

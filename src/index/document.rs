@@ -6,7 +6,7 @@ use tantivy::schema::{IndexRecordOption, Value};
 use tantivy::{TantivyDocument, Term};
 
 use super::analysis::{joined_hyphenated, joined_pairs};
-use super::schema::Fields;
+use super::schema::{Fields, identifier_key, identifier_query};
 use crate::catalog::{Entry, Vocabulary};
 use crate::ident;
 use crate::ingest::cache::CachedEntry;
@@ -60,7 +60,7 @@ pub fn id_query(fields: &Fields, id: &str) -> Box<dyn Query> {
             (Occur::Must, exact(fields.collection, ARXIV)),
             (
                 Occur::Must,
-                exact(fields.arxiv, ident::strip_version(arxiv)),
+                identifier_query(fields.arxiv_key, ident::strip_version(arxiv)),
             ),
         ])),
         None => exact(fields.id, id),
@@ -201,9 +201,12 @@ impl Record {
         doc.add_text(fields.words, dictionary);
         if let Some(arxiv) = &self.arxiv {
             doc.add_text(fields.arxiv, arxiv);
+            doc.add_u64(fields.arxiv_key, identifier_key(arxiv));
         }
         if let Some(doi) = &self.doi {
-            doc.add_text(fields.doi, doi.to_lowercase());
+            let doi = doi.to_lowercase();
+            doc.add_u64(fields.doi_key, identifier_key(&doi));
+            doc.add_text(fields.doi, doi);
         }
         doc
     }

@@ -22,8 +22,8 @@ use super::synonyms::{Synonyms, squash};
 use crate::catalog::{Tag, slugify};
 use crate::error::Error;
 use crate::ident;
-use crate::index::Fields;
 use crate::index::analysis::{self, terms_with_positions};
+use crate::index::{Fields, identifier_query};
 
 /// What the compiler did to the query, for the user to see.
 #[derive(Debug, Default, Clone, PartialEq)]
@@ -560,8 +560,8 @@ impl<'a> Compiler<'a> {
                 return Ok(q);
             }
             FieldName::Id => crate::index::id_query(&f, value),
-            FieldName::Arxiv => exact(f.arxiv, ident::strip_version(value)),
-            FieldName::Doi => exact(f.doi, &value.to_lowercase()),
+            FieldName::Arxiv => identifier_query(f.arxiv_key, ident::strip_version(value)),
+            FieldName::Doi => identifier_query(f.doi_key, &value.to_lowercase()),
             FieldName::Collection => match value.to_lowercase().as_str() {
                 c @ ("catalog" | "arxiv") => exact(f.collection, c),
                 _ => return Err(bad("expected catalog or arxiv")),
@@ -630,21 +630,24 @@ fn with_positive(mut clauses: Vec<(Occur, Q)>) -> Q {
     Box::new(BooleanQuery::new(clauses))
 }
 
-/// An arXiv id or a DOI, found in its field.
+/// An arXiv id or a DOI, found by its key. It names one work, so it scores
+/// as the best match of a rare word would.
 fn identifier_queries(f: &Fields, text: &str, weight: f32) -> Option<Q> {
     let (field, value) = if ident::is_arxiv_id(ident::strip_version(text)) {
-        (f.arxiv, ident::strip_version(text).to_string())
+        (f.arxiv_key, ident::strip_version(text).to_string())
     } else if ident::is_doi(&text.to_lowercase()) {
-        (f.doi, text.to_lowercase())
+        (f.doi_key, text.to_lowercase())
     } else {
         return None;
     };
-    let term = Term::from_field_text(field, &value);
-    Some(Box::new(BoostQuery::new(
-        Box::new(TermQuery::new(term, IndexRecordOption::Basic)),
-        weight,
+    Some(Box::new(ConstScoreQuery::new(
+        identifier_query(field, &value),
+        weight * IDENTIFIER_SCORE,
     )))
 }
+
+/// About what BM25 gives a word found in one document of a thousand.
+const IDENTIFIER_SCORE: f32 = 7.0;
 
 /// Which analyzer a field's text goes through.
 #[derive(Clone, Copy)]

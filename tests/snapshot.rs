@@ -162,6 +162,15 @@ fn snapshot_records_are_searchable_with_the_catalog() {
         common::search_ids(&fixture, &["--year", "2021", "glorps"]),
         ["arxiv:1412.99994"]
     );
+    // An imported record's section is its primary category, in any case.
+    assert_eq!(
+        common::search_ids(&fixture, &["section:cs.dc", "glorps"]),
+        ["arxiv:1412.99991"]
+    );
+    assert_eq!(
+        common::search_ids(&fixture, &["section:astro-ph"]),
+        ["arxiv:1412.99994"]
+    );
     assert_eq!(
         common::search_ids(&fixture, &["--collection", "catalog", "glorps"]),
         Vec::<String>::new()

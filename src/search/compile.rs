@@ -510,7 +510,10 @@ impl<'a> Compiler<'a> {
                 exact(f.tags, &tag)
             }
             FieldName::Section => {
-                let sections = self.resolve_sections(value);
+                let mut sections = self.resolve_sections(value);
+                if sections.is_empty() {
+                    sections.extend(self.imported_category(value));
+                }
                 if sections.is_empty() {
                     return Err(bad(&format!(
                         "no such section (sections: {})",
@@ -594,6 +597,22 @@ impl<'a> Compiler<'a> {
             "unknown tag (closest: {}; `distml-search stats` lists them all)",
             names.join(", ")
         )
+    }
+
+    /// An imported record's section is its primary arXiv category: the
+    /// value as the index holds it ("cs.dc" is cs.DC), if any record has it.
+    fn imported_category(&self, value: &str) -> Option<String> {
+        let canonical = match value.split_once('.') {
+            Some((archive, subject)) => {
+                format!("{}.{}", archive.to_lowercase(), subject.to_uppercase())
+            }
+            None => value.to_lowercase(),
+        };
+        [value.to_string(), canonical].into_iter().find(|c| {
+            self.searcher
+                .doc_freq(&Term::from_field_text(self.fields.section, c))
+                .is_ok_and(|n| n > 0)
+        })
     }
 
     /// Sections whose name is the value, else starts with it, else contains it.

@@ -180,6 +180,26 @@ fn snapshot_records_are_searchable_with_the_catalog() {
         Vec::<String>::new()
     );
 
+    // A record found by a filter alone, with no note, shows its abstract's
+    // opening.
+    let listed = fixture
+        .cmd()
+        .args(["search", "--json", "year:2021"])
+        .output()
+        .unwrap();
+    let hit: Value = serde_json::from_str(stdout_of(&listed).lines().next().unwrap()).unwrap();
+    assert_eq!(
+        (
+            hit["id"].as_str(),
+            hit["snippet_field"].as_str(),
+            hit["snippet"].as_str()
+        ),
+        (
+            Some("arxiv:1412.99994"),
+            Some("abstract"),
+            Some("Glorps in the sky.")
+        )
+    );
     // Filters alone list the catalog first, then the newest records.
     assert_eq!(
         common::search_ids(&fixture, &["author:placeholder"]),
@@ -503,7 +523,9 @@ fn large_snapshot() -> String {
         }
         let summary = words(40);
         out.push_str(&line(
-            &format!("1401.{i:05}"),
+            // Ids out of order (7919 is prime to 24,000), as an index's
+            // order need not be theirs.
+            &format!("1401.{:05}", i * 7919 % 24_000),
             &title,
             "cs.DC",
             // Twelve years, 2,000 records each.
@@ -602,7 +624,7 @@ fn large_indexes_rank_candidates_as_exhaustive_search_does() {
     );
 
     // A record named only by a technique's other name is found by its acronym.
-    assert_eq!(common::search_ids(&fixture, &["MoE"]), ["arxiv:1401.00097"]);
+    assert_eq!(common::search_ids(&fixture, &["MoE"]), ["arxiv:1401.00143"]);
 
     // A filter alone lists the newest first, across years: all 2,000 of
     // 2025, then 2024's.
@@ -622,4 +644,10 @@ fn large_indexes_rank_candidates_as_exhaustive_search_does() {
         }
     }
     assert_eq!(per_year, [(2025, 2000), (2024, 500)]);
+    // A shorter listing is the start of a longer one.
+    let five = common::search_ids(&fixture, &["-n", "5", "author:placeholder"]);
+    for n in 1..5 {
+        let shorter = common::search_ids(&fixture, &["-n", &n.to_string(), "author:placeholder"]);
+        assert_eq!(shorter, five[..n], "-n {n}");
+    }
 }

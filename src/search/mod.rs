@@ -164,14 +164,18 @@ pub fn search(
     }
     // Equal scores: the curated catalog before imported records, then the
     // newest, then by id, so that results do not depend on the order of
-    // documents in the index.
-    hits.sort_by(|a, b| {
-        b.score
-            .total_cmp(&a.score)
-            .then((b.record.collection == CATALOG).cmp(&(a.record.collection == CATALOG)))
-            .then(b.record.year.cmp(&a.record.year))
-            .then(a.record.id.cmp(&b.record.id))
-    });
+    // documents in the index. A listing is already in that order, but for
+    // ties within a year, which follow the index: it chose its documents so,
+    // and re-sorting them would make `-n 1` other than the first of `-n 2`.
+    if compiler.scoring {
+        hits.sort_by(|a, b| {
+            b.score
+                .total_cmp(&a.score)
+                .then((b.record.collection == CATALOG).cmp(&(a.record.collection == CATALOG)))
+                .then(b.record.year.cmp(&a.record.year))
+                .then(a.record.id.cmp(&b.record.id))
+        });
+    }
     hits.truncate(request.limit);
     snippets::add_snippets(&searcher, &fields, &*query, &mut hits)?;
     for (i, hit) in hits.iter_mut().enumerate() {

@@ -45,15 +45,42 @@ pub fn add_snippets(
                 best = Some(excerpt(name, text, &snippet));
             }
         }
-        hit.snippet = best.or_else(|| {
-            Some(Snippet {
-                field: "note",
-                text: hit.record.note.clone(),
-                highlights: Vec::new(),
-            })
-        });
+        hit.snippet = best.or_else(|| Some(unmatched(&hit.record)));
     }
     Ok(())
+}
+
+/// What shows a hit that matched in neither field (a filter alone, or words
+/// found in its title): its note, else its abstract's opening.
+fn unmatched(record: &crate::index::Record) -> Snippet {
+    let opening = record
+        .abstract_text
+        .as_deref()
+        .filter(|_| record.note.is_empty());
+    let Some(text) = opening else {
+        return Snippet {
+            field: "note",
+            text: record.note.clone(),
+            highlights: Vec::new(),
+        };
+    };
+    let mut end = text.len().min(SNIPPET_CHARS);
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    let mut out = text[..end].to_string();
+    if end < text.len() {
+        // Cut at the last whole word.
+        if let Some(space) = out.rfind(' ') {
+            out.truncate(space);
+        }
+        out.push('…');
+    }
+    Snippet {
+        field: "abstract",
+        text: out,
+        highlights: Vec::new(),
+    }
 }
 
 /// The fragment with an ellipsis on each side where the field goes on (past

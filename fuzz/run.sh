@@ -28,12 +28,14 @@ seeds() {
   [ ${#dirs[@]} -gt 0 ] && printf '%s\n' "${dirs[@]}"
   return 0
 }
+# A unit may take up to FUZZ_TIMEOUT seconds (30): a differential target
+# builds its 24,000-record index inside its first unit.
 run() {
   local target=$1
   mkdir -p "work/$target"
   mapfile -t seed_dirs < <(seeds "$target")
   cargo +nightly fuzz run -O "$target" "work/$target" "${seed_dirs[@]}" -- \
-    -max_total_time="$seconds" -timeout=5 -rss_limit_mb=2048 -print_final_stats=1 \
+    -max_total_time="$seconds" -timeout="${FUZZ_TIMEOUT:-30}" -rss_limit_mb=2048 -print_final_stats=1 \
     >"work/$target.log" 2>&1 && status=ok || status=FAILED
   local runs
   runs=$(grep -E '^stat::number_of_executed_units' "work/$target.log" | awk '{print $2}')

@@ -132,8 +132,13 @@ pub enum Format {
 #[derive(Debug, Args)]
 pub struct SearchArgs {
     /// Words, "quoted phrases", AND/OR/NOT, -word, field:value (tag, section,
-    /// author, venue, kind, year, title, id, arxiv, doi)
-    #[arg(required = true, num_args = 1.., value_name = "QUERY")]
+    /// author, venue, kind, year, title, id, arxiv, doi); may be left out
+    /// when a filter flag lists what to show
+    #[arg(
+        num_args = 1..,
+        value_name = "QUERY",
+        required_unless_present_any = ["tag", "section", "kind", "year", "venue", "author", "collection"]
+    )]
     pub query: Vec<String>,
     #[command(flatten)]
     pub output: HitsOutput,

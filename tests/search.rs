@@ -272,6 +272,27 @@ fn explain_shows_the_query_expansions_and_scores() {
 }
 
 #[test]
+fn filter_flags_alone_list_their_matches_newest_first() {
+    let fixture = Fixture::new();
+    assert_eq!(
+        common::search_ids(&fixture, &["--tag", "activation-recomputation"]),
+        ["gpipe-2019", "megatron-lm"]
+    );
+    assert_eq!(
+        common::search_ids(&fixture, &["--tag", "pipeline-parallelism", "-n", "2"]),
+        ["zero-bubble-2024", "gpipe-2019"]
+    );
+    // With neither words nor filters there is nothing to list.
+    let nothing = search(&fixture, &[]);
+    assert_eq!(nothing.status.code(), Some(2));
+    assert!(
+        stderr_of(&nothing).contains("<QUERY>"),
+        "{}",
+        stderr_of(&nothing)
+    );
+}
+
+#[test]
 fn names_that_stem_alike_are_sought_once() {
     let tags = common::TAGS.replace(
         r#""activation checkpointing", "rematerialization"]"#,

@@ -21,12 +21,14 @@ pub fn run(
 ) -> Result<bool, Error> {
     let (catalog, open) = ready_index(locations, err)?;
     let query = args.query.join(" ");
-    if query.trim().is_empty() {
+    let filters = filters(&args.filters);
+    // Filter flags alone list their matches, as filters alone in a query do.
+    if query.trim().is_empty() && filters.is_empty() {
         return Err(Error::Query("the query has no words to search for".into()));
     }
     let request = SearchRequest {
         query: &query,
-        filters: filters(&args.filters),
+        filters,
         limit: args.output.limit,
         explain: args.explain,
         exhaustive: args.exhaustive,

@@ -116,11 +116,12 @@ pub fn search(
     // One more than asked tells whether there are more, without counting
     // every match (which would defeat tantivy's top-k pruning).
     let wanted = request.limit.max(1) + 1;
+    let large = searcher.num_docs() >= TWO_PHASE_MIN_DOCS;
     let (mut top, ranking) = if !request.exhaustive
         && compiler.scoring
         && compiler.phrases
         && !compiler.filtered
-        && searcher.num_docs() >= TWO_PHASE_MIN_DOCS
+        && large
         && !has_phrase_or_required(&root)
     {
         compiler.mode = Mode::Terms;
@@ -142,7 +143,12 @@ pub fn search(
             Ranking::Exhaustive,
         )
     } else {
-        let top = searcher.search(&*query, &TopDocs::with_limit(wanted).order_by_score())?;
+        let mut top = searcher.search(&*query, &TopDocs::with_limit(wanted).order_by_score())?;
+        if large {
+            // Scored as two-phase ranking scores, so that both order alike.
+            compiler.mode = Mode::Rank;
+            top = two_phase::rescore(&searcher, &*compiler.compile(&root)?, top)?;
+        }
         (top, Ranking::Exhaustive)
     };
     let more = top.len() > request.limit;

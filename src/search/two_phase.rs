@@ -81,18 +81,53 @@ pub fn top_docs(
         let bound = terms.bound + phrases.bound;
         let candidates = terms.found.iter().chain(&phrases.found).copied();
         count = terms.found.len() + phrases.found.len();
-        let among = Among::new(searcher, candidates);
-        let ranked = BooleanQuery::new(vec![
-            (Occur::Must, parts.rank.box_clone()),
-            (Occur::Must, Box::new(among)),
-        ]);
-        let top = searcher.search(&ranked, &TopDocs::with_limit(limit).order_by_score())?;
+        let top = rank_among(searcher, parts.rank, candidates, limit)?;
         if bound == 0.0 || (top.len() == limit && top[limit - 1].0 > bound) {
             return Ok((top, Ranking::Candidates(count)));
         }
     }
     let top = searcher.search(parts.exact, &TopDocs::with_limit(limit).order_by_score())?;
-    Ok((top, Ranking::Unproven(count)))
+    Ok((
+        rescore(searcher, parts.rank, top)?,
+        Ranking::Unproven(count),
+    ))
+}
+
+/// The best `limit` of `candidates` under `rank`, a query compiled to seek.
+fn rank_among(
+    searcher: &Searcher,
+    rank: &dyn Query,
+    candidates: impl Iterator<Item = DocAddress>,
+    limit: usize,
+) -> Result<Vec<(Score, DocAddress)>, Error> {
+    let ranked = BooleanQuery::new(vec![
+        (Occur::Must, rank.box_clone()),
+        (Occur::Must, Box::new(Among::new(searcher, candidates))),
+    ]);
+    Ok(searcher.search(&ranked, &TopDocs::with_limit(limit).order_by_score())?)
+}
+
+/// The same documents, scored as ranking candidates scores them. Scores are
+/// float sums, and tantivy's scorers do not all add a hit's clauses in one
+/// order (block-max WAND adds them as their postings reach the document), so
+/// an exhaustive search's scores could differ from the candidates' in the
+/// last bit, with how the index's segments were cut, and swap two
+/// near-equal results. Scored alike, both rankings order alike.
+pub fn rescore(
+    searcher: &Searcher,
+    rank: &dyn Query,
+    top: Vec<(Score, DocAddress)>,
+) -> Result<Vec<(Score, DocAddress)>, Error> {
+    if top.is_empty() {
+        return Ok(top);
+    }
+    let rescored = rank_among(searcher, rank, top.iter().map(|(_, a)| *a), top.len())?;
+    // Never lose a result: the two forms match the same documents.
+    Ok(if rescored.len() == top.len() {
+        rescored
+    } else {
+        top
+    })
 }
 
 /// A part's best documents, and the most any other can score under it.

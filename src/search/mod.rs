@@ -116,14 +116,12 @@ pub fn search(
     // One more than asked tells whether there are more, without counting
     // every match (which would defeat tantivy's top-k pruning).
     let wanted = request.limit.max(1) + 1;
-    let large = searcher.num_docs() >= TWO_PHASE_MIN_DOCS;
-    let (mut top, ranking) = if !request.exhaustive
-        && compiler.scoring
+    let two_phase = compiler.scoring
         && compiler.phrases
         && !compiler.filtered
-        && large
-        && !has_phrase_or_required(&root)
-    {
+        && searcher.num_docs() >= TWO_PHASE_MIN_DOCS
+        && !has_phrase_or_required(&root);
+    let (mut top, ranking) = if two_phase && !request.exhaustive {
         compiler.mode = Mode::Terms;
         let terms = compiler.compile(&root)?;
         compiler.mode = Mode::Phrases;
@@ -144,7 +142,7 @@ pub fn search(
         )
     } else {
         let mut top = searcher.search(&*query, &TopDocs::with_limit(wanted).order_by_score())?;
-        if large {
+        if two_phase {
             // Scored as two-phase ranking scores, so that both order alike.
             compiler.mode = Mode::Rank;
             top = two_phase::rescore(&searcher, &*compiler.compile(&root)?, top)?;

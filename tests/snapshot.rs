@@ -302,6 +302,42 @@ fn identifiers_find_their_record() {
 }
 
 #[test]
+fn an_index_of_an_older_schema_says_its_imports_are_left_out() {
+    let fixture = fixture();
+    // An older build's index: its schema lacks fields this build needs.
+    let mut builder = tantivy::schema::Schema::builder();
+    let collection = builder.add_text_field("collection", tantivy::schema::STRING);
+    let generation = fixture.index().join("gen-1-1");
+    std::fs::create_dir_all(&generation).unwrap();
+    let index = tantivy::Index::create_in_dir(&generation, builder.build()).unwrap();
+    let mut writer: tantivy::IndexWriter = index.writer(15_000_000).unwrap();
+    for _ in 0..3 {
+        writer
+            .add_document(tantivy::doc!(collection => "arxiv"))
+            .unwrap();
+    }
+    writer.commit().unwrap();
+    std::fs::write(fixture.index().join("CURRENT"), "gen-1-1").unwrap();
+
+    let output = fixture.cmd().args(["search", "pipeline"]).output().unwrap();
+    assert!(output.status.success(), "{}", stderr_of(&output));
+    assert!(
+        stderr_of(&output).contains(
+            "held 3 imported arXiv records; it was rebuilt from the catalog, so import the snapshot again"
+        ),
+        "{}",
+        stderr_of(&output)
+    );
+    // Said once: the rebuilt index is current.
+    let again = fixture.cmd().args(["search", "pipeline"]).output().unwrap();
+    assert!(
+        !stderr_of(&again).contains("imported arXiv records"),
+        "{}",
+        stderr_of(&again)
+    );
+}
+
+#[test]
 fn filters_gzip_and_standard_input() {
     let fixture = fixture();
     let gz = fixture.dir.path().join("snapshot.jsonl.gz");

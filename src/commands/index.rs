@@ -49,6 +49,9 @@ pub fn run(
     let inputs = locations.index_inputs()?;
     let print = fingerprint(inputs.iter().map(|(n, b)| (n.as_str(), b.as_slice())));
     let report = rebuild(&dir, &lock, &catalog, &cache, &print)?;
+    if let Some(warning) = crate::index::left_out_warning(&report) {
+        let _ = writeln!(err, "{warning}");
+    }
     writeln!(
         out,
         "indexed {} entries ({} with abstracts) in {} ms into {}",

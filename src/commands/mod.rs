@@ -78,18 +78,26 @@ pub fn ready_index(
     // Another process may have finished the same build while we waited.
     if let Some(open) = dir.open()?
         && open.fingerprint.as_deref() == Some(wanted.as_str())
+        && open.is_compatible()
     {
         return Ok((catalog, open));
     }
     let cache = locations.load_cache()?;
-    if let Err(e) = rebuild(&dir, &lock, &catalog, &cache, &wanted) {
-        // A stale answer beats none: the previous generation is intact.
-        let Some(open) = current else { return Err(e) };
-        let _ = writeln!(
-            err,
-            "distml-search: warning: could not rebuild the index ({e}); searching the previous index"
-        );
-        return Ok((catalog, open));
+    match rebuild(&dir, &lock, &catalog, &cache, &wanted) {
+        Ok(report) => {
+            if let Some(warning) = crate::index::left_out_warning(&report) {
+                let _ = writeln!(err, "{warning}");
+            }
+        }
+        Err(e) => {
+            // A stale answer beats none: the previous generation is intact.
+            let Some(open) = current else { return Err(e) };
+            let _ = writeln!(
+                err,
+                "distml-search: warning: could not rebuild the index ({e}); searching the previous index"
+            );
+            return Ok((catalog, open));
+        }
     }
     drop(lock);
     let open = dir

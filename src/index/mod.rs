@@ -26,11 +26,24 @@ const WRITER_MEMORY: usize = 64 * 1024 * 1024;
 /// records under 2 GB of resident memory.
 const BULK_WRITER_MEMORY: usize = 768 * 1024 * 1024;
 
+/// The warning for records a rebuild left out, if any.
+pub fn left_out_warning(report: &BuildReport) -> Option<String> {
+    (report.imported_left_out > 0).then(|| {
+        format!(
+            "distml-search: warning: the index, written by an older distml-search, held {} imported arXiv records; it was rebuilt from the catalog, so import the snapshot again (distml-search import --arxiv-snapshot FILE) to search them",
+            report.imported_left_out
+        )
+    })
+}
+
 #[derive(Debug)]
 pub struct BuildReport {
     pub documents: usize,
     pub with_abstract: usize,
     pub elapsed: Duration,
+    /// Imported records of an index this build could not read (an older
+    /// schema), which a rebuild from the catalog leaves out.
+    pub imported_left_out: u64,
 }
 
 /// Identifies the data an index was built from: the catalog files, the cache,
@@ -69,7 +82,12 @@ pub fn rebuild(
     fingerprint: &str,
 ) -> Result<BuildReport, Error> {
     let started = Instant::now();
-    if let Some(open) = dir.open()?
+    let previous = dir.open()?;
+    let imported_left_out = match &previous {
+        Some(open) if !open.is_compatible() => open.imported_records(),
+        _ => 0,
+    };
+    if let Some(open) = previous
         && open.is_compatible()
         && open.reader.searcher().doc_freq(&Term::from_field_text(
             Fields::from_schema(&open.index.schema())?.collection,
@@ -81,6 +99,7 @@ pub fn rebuild(
             documents,
             with_abstract,
             elapsed: started.elapsed(),
+            imported_left_out,
         });
     }
     let generation = dir.new_generation(lock)?;
@@ -92,6 +111,7 @@ pub fn rebuild(
                 documents,
                 with_abstract,
                 elapsed: started.elapsed(),
+                imported_left_out,
             })
         }
         Err(e) => {

@@ -33,6 +33,23 @@ impl OpenIndex {
     pub fn is_compatible(&self) -> bool {
         super::Fields::from_schema(&self.index.schema()).is_ok()
     }
+
+    /// How many records a snapshot import added, read by field name so that
+    /// an index of an older schema can tell too.
+    pub fn imported_records(&self) -> u64 {
+        let Ok(collection) = self.index.schema().get_field("collection") else {
+            return 0;
+        };
+        let imported = tantivy::query::TermQuery::new(
+            tantivy::Term::from_field_text(collection, super::ARXIV),
+            tantivy::schema::IndexRecordOption::Basic,
+        );
+        let count = self
+            .reader
+            .searcher()
+            .search(&imported, &tantivy::collector::Count);
+        count.map_or(0, |n| n as u64)
+    }
 }
 
 pub struct IndexDir {

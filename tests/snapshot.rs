@@ -319,6 +319,13 @@ fn an_index_of_an_older_schema_says_its_imports_are_left_out() {
     writer.commit().unwrap();
     std::fs::write(fixture.index().join("CURRENT"), "gen-1-1").unwrap();
 
+    let stats = fixture.cmd().arg("stats").output().unwrap();
+    assert!(
+        stdout_of(&stats).contains("3 imported records would need importing again"),
+        "{}{}",
+        stdout_of(&stats),
+        stderr_of(&stats)
+    );
     let output = fixture.cmd().args(["search", "pipeline"]).output().unwrap();
     assert!(output.status.success(), "{}", stderr_of(&output));
     assert!(

@@ -20,6 +20,12 @@ fn index_summary(locations: &Locations) -> Result<String, Error> {
     let Some(open) = IndexDir::new(&locations.index).open()? else {
         return Ok("index: not built yet (the next search builds it)".into());
     };
+    if !open.is_compatible() {
+        return Ok(format!(
+            "index: written by another version of distml-search (the next search rebuilds it from the catalog; {} imported records would need importing again)",
+            open.imported_records()
+        ));
+    }
     let searcher = open.reader.searcher();
     let fields = Fields::from_schema(&open.index.schema())?;
     let count = |collection: &str| {

@@ -345,6 +345,53 @@ fn an_index_of_an_older_schema_says_its_imports_are_left_out() {
 }
 
 #[test]
+fn tied_results_show_the_newest_then_by_id_whatever_the_limit() {
+    let fixture = fixture();
+    // Thirty records alike but for their ids (written out of order) and years.
+    let lines: String = (0..30)
+        .map(|i| {
+            line(
+                &format!("1412.{:05}", 90_000 + i * 7 % 30),
+                "Zorp Considered",
+                "cs.DC",
+                &format!("Mon, 6 Jan {} 10:00:00 GMT", 2016 + i % 3),
+                "Zorps.",
+            ) + "\n"
+        })
+        .collect();
+    std::fs::write(fixture.dir.path().join("snapshot.jsonl"), lines).unwrap();
+    fixture
+        .cmd()
+        .args(["import", "--arxiv-snapshot", "snapshot.jsonl"])
+        .assert()
+        .success();
+    let ten = scored(&fixture, &["-n", "10", "zorp"]);
+    assert!(ten.iter().all(|(_, score)| *score == ten[0].1), "{ten:?}");
+    // The newest (2018: i % 3 == 2), by id.
+    let expected: Vec<String> = {
+        let mut ids: Vec<usize> = (0..30)
+            .filter(|i| i % 3 == 2)
+            .map(|i| 90_000 + i * 7 % 30)
+            .collect();
+        ids.sort();
+        ids.iter()
+            .map(|id| format!("\"arxiv:1412.{id:05}\""))
+            .collect()
+    };
+    assert_eq!(
+        ten.iter().map(|(id, _)| id.clone()).collect::<Vec<_>>(),
+        expected
+    );
+    for n in [1, 3, 7] {
+        assert_eq!(
+            scored(&fixture, &["-n", &n.to_string(), "zorp"]),
+            ten[..n],
+            "-n {n}"
+        );
+    }
+}
+
+#[test]
 fn filters_gzip_and_standard_input() {
     let fixture = fixture();
     let gz = fixture.dir.path().join("snapshot.jsonl.gz");
@@ -622,7 +669,7 @@ fn large_indexes_rank_candidates_as_exhaustive_search_does() {
             &[&["-n", "20", "--exhaustive"], &args[..]].concat(),
         );
         assert_eq!(fast.len(), 20, "{query}");
-        // The same results with the same scores, to the last bit.
+        // The same results with the same scores.
         assert_eq!(fast, exact, "{query}");
     }
     // And for queries drawn at random from the words, technique names and

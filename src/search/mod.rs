@@ -44,6 +44,9 @@ pub struct SearchRequest<'a> {
 /// rankings are then exact by construction.
 const TWO_PHASE_MIN_DOCS: u64 = 20_000;
 
+/// The most results fetched to settle a tie with the last one shown.
+const MAX_TIED: usize = 1_000;
+
 /// A fragment of a field with the byte ranges that matched the query.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Snippet {
@@ -121,36 +124,61 @@ pub fn search(
         && !compiler.filtered
         && searcher.num_docs() >= TWO_PHASE_MIN_DOCS
         && !has_phrase_or_required(&root);
-    let (mut top, ranking) = if two_phase && !request.exhaustive {
-        compiler.mode = Mode::Terms;
-        let terms = compiler.compile(&root)?;
-        compiler.mode = Mode::Phrases;
-        let phrases = compiler.compile(&root)?;
-        compiler.mode = Mode::Rank;
-        let rank = compiler.compile(&root)?;
-        let parts = two_phase::Parts {
-            terms: &*terms,
-            phrases: &*phrases,
-            rank: &*rank,
-            exact: &*query,
-        };
-        two_phase::top_docs(&searcher, &parts, wanted)?
-    } else if !compiler.scoring {
-        (
-            listing(&searcher, &fields, &*query, wanted)?,
-            Ranking::Exhaustive,
-        )
-    } else {
-        let mut top = searcher.search(&*query, &TopDocs::with_limit(wanted).order_by_score())?;
-        if two_phase {
-            // Scored as two-phase ranking scores, so that both order alike.
+    let scoring = compiler.scoring;
+    let mut rank = |n: usize| -> Result<(Vec<(f32, DocAddress)>, Ranking), Error> {
+        if two_phase && !request.exhaustive {
+            compiler.mode = Mode::Terms;
+            let terms = compiler.compile(&root)?;
+            compiler.mode = Mode::Phrases;
+            let phrases = compiler.compile(&root)?;
             compiler.mode = Mode::Rank;
-            top = two_phase::rescore(&searcher, &*compiler.compile(&root)?, top)?;
+            let rank = compiler.compile(&root)?;
+            let parts = two_phase::Parts {
+                terms: &*terms,
+                phrases: &*phrases,
+                rank: &*rank,
+                exact: &*query,
+            };
+            two_phase::top_docs(&searcher, &parts, n)
+        } else if !scoring {
+            Ok((
+                listing(&searcher, &fields, &*query, n)?,
+                Ranking::Exhaustive,
+            ))
+        } else {
+            let mut top = searcher.search(&*query, &TopDocs::with_limit(n).order_by_score())?;
+            if two_phase {
+                // Scored as two-phase ranking scores, so that both order alike.
+                compiler.mode = Mode::Rank;
+                top = two_phase::rescore(&searcher, &*compiler.compile(&root)?, top)?;
+            }
+            Ok((top, Ranking::Exhaustive))
         }
-        (top, Ranking::Exhaustive)
     };
+    let (mut top, mut ranking) = rank(wanted)?;
+    // Results tied with the last one shown may go on past those fetched: all
+    // of them are fetched, so that the tie-breaks below choose which show,
+    // and a shorter list is always the start of a longer one. Only on a small
+    // index: on a large one each fetch is a search again, ties are chosen in
+    // index order, and a shorter list can differ in its last tied result.
+    let shown = request.limit.max(1);
+    let mut fetched = wanted;
+    let settle_ties = scoring && searcher.num_docs() < TWO_PHASE_MIN_DOCS;
+    while settle_ties
+        && top.len() == fetched
+        && fetched < MAX_TIED
+        && top[shown - 1].0 == top[fetched - 1].0
+    {
+        fetched = (fetched * 4).min(MAX_TIED);
+        (top, ranking) = rank(fetched)?;
+    }
     let more = top.len() > request.limit;
-    top.truncate(request.limit);
+    let tied = top
+        .iter()
+        .skip(shown)
+        .take_while(|(score, _)| settle_ties && Some(*score) == top.get(shown - 1).map(|t| t.0))
+        .count();
+    top.truncate(request.limit + tied);
     let mut hits = Vec::with_capacity(top.len());
     for (score, address) in top {
         let doc: TantivyDocument = searcher.doc(address)?;

@@ -85,6 +85,16 @@ fn imported() -> Fixture {
     fixture
 }
 
+/// Imports `lines` as the fixture's snapshot.
+fn import_lines(fixture: &Fixture, lines: &str) {
+    std::fs::write(fixture.dir.path().join("snapshot.jsonl"), lines).unwrap();
+    fixture
+        .cmd()
+        .args(["import", "--arxiv-snapshot", "snapshot.jsonl"])
+        .assert()
+        .success();
+}
+
 fn fixture() -> Fixture {
     let fixture = Fixture::with_files(&[("tags.toml", TAGS), ("papers.toml", CATALOG)]);
     std::fs::write(fixture.dir.path().join("snapshot.jsonl"), snapshot()).unwrap();
@@ -276,13 +286,7 @@ fn identifiers_find_their_record() {
     ))
     .unwrap();
     with_doi["doi"] = json!("10.5555/FICT.2020.7");
-    let lines = format!("{}{}\n", snapshot(), with_doi);
-    std::fs::write(fixture.dir.path().join("snapshot.jsonl"), lines).unwrap();
-    fixture
-        .cmd()
-        .args(["import", "--arxiv-snapshot", "snapshot.jsonl"])
-        .assert()
-        .success();
+    import_lines(&fixture, &format!("{}{}\n", snapshot(), with_doi));
     let first = |query: &str| {
         common::search_ids(&fixture, &["--", query])
             .into_iter()
@@ -359,12 +363,7 @@ fn tied_results_show_the_newest_then_by_id_whatever_the_limit() {
             ) + "\n"
         })
         .collect();
-    std::fs::write(fixture.dir.path().join("snapshot.jsonl"), lines).unwrap();
-    fixture
-        .cmd()
-        .args(["import", "--arxiv-snapshot", "snapshot.jsonl"])
-        .assert()
-        .success();
+    import_lines(&fixture, &lines);
     let ten = scored(&fixture, &["-n", "10", "zorp"]);
     assert!(ten.iter().all(|(_, score)| *score == ten[0].1), "{ten:?}");
     // The newest (2018: i % 3 == 2), by id.

@@ -2,8 +2,9 @@
 //! word of the index's dictionary (the unstemmed `words` field), allowing more
 //! edits for longer words.
 
-use tantivy::Searcher;
+use tantivy::query::FuzzyTermQuery;
 use tantivy::schema::Field;
+use tantivy::{Searcher, Term};
 
 /// Edits allowed for a word of `len` characters: none for short words, where
 /// any edit makes a different word.
@@ -16,19 +17,25 @@ pub fn max_edits(len: usize) -> usize {
 }
 
 /// The dictionary word closest to `word` (lower case), preferring fewer edits
-/// and then more documents; `None` when nothing is close enough.
+/// and then more documents; `None` when nothing is close enough. Only the
+/// words a Levenshtein automaton accepts are read from the dictionary, not
+/// all of them: a million imported titles make a large one.
 pub fn correct(searcher: &Searcher, field: Field, word: &str) -> Option<String> {
     let word: Vec<char> = word.chars().collect();
     let limit = max_edits(word.len());
     if limit == 0 {
         return None;
     }
+    let text: String = word.iter().collect();
+    // Transpositions cost one edit, as in `bounded_distance`.
+    let fuzzy = FuzzyTermQuery::new(Term::from_field_text(field, &text), limit as u8, true);
+    let automaton = fuzzy.automaton().ok()?;
     let mut best: Option<(usize, u32, String)> = None;
     for segment in searcher.segment_readers() {
         let Ok(inverted) = segment.inverted_index(field) else {
             continue;
         };
-        let Ok(mut stream) = inverted.terms().stream() else {
+        let Ok(mut stream) = inverted.terms().search(&automaton).into_stream() else {
             continue;
         };
         while stream.advance() {
@@ -36,9 +43,6 @@ pub fn correct(searcher: &Searcher, field: Field, word: &str) -> Option<String> 
                 continue;
             };
             let candidate_chars: Vec<char> = candidate.chars().collect();
-            if candidate_chars.len().abs_diff(word.len()) > limit {
-                continue;
-            }
             let Some(distance) = bounded_distance(&word, &candidate_chars, limit) else {
                 continue;
             };
@@ -55,8 +59,8 @@ pub fn correct(searcher: &Searcher, field: Field, word: &str) -> Option<String> 
     best.map(|(_, _, w)| w)
 }
 
-/// Optimal string alignment distance (a transposition is one edit), or
-/// `None` once it must exceed `limit`.
+/// Edit distance with adjacent transpositions (optimal string alignment),
+/// or `None` once it must exceed `limit`. Ranks what the automaton accepted.
 fn bounded_distance(a: &[char], b: &[char], limit: usize) -> Option<usize> {
     let (n, m) = (a.len(), b.len());
     let mut prev2 = vec![0usize; m + 1];

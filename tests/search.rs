@@ -293,6 +293,23 @@ fn filter_flags_alone_list_their_matches_newest_first() {
 }
 
 #[test]
+fn the_more_line_counts_in_words() {
+    let fixture = Fixture::new();
+    let one = search(&fixture, &["-n", "1", "pipeline"]);
+    assert!(
+        stderr_of(&one).contains("1 result shown; more with --limit 2"),
+        "{}",
+        stderr_of(&one)
+    );
+    let two = search(&fixture, &["-n", "2", "pipeline"]);
+    assert!(
+        stderr_of(&two).contains("2 results shown; more with --limit 4"),
+        "{}",
+        stderr_of(&two)
+    );
+}
+
+#[test]
 fn names_that_stem_alike_are_sought_once() {
     let tags = common::TAGS.replace(
         r#""activation checkpointing", "rematerialization"]"#,

@@ -48,7 +48,8 @@ pub fn run(
             err,
             "{}",
             style.dim(&format!(
-                "{shown} results shown; more with --limit {}",
+                "{shown} result{} shown; more with --limit {}",
+                if shown == 1 { "" } else { "s" },
                 shown * 2
             ))
         );

@@ -77,11 +77,7 @@ fn snapshot() -> String {
 /// The fixture with `snapshot.jsonl` imported.
 fn imported() -> Fixture {
     let fixture = fixture();
-    fixture
-        .cmd()
-        .args(["import", "--arxiv-snapshot", "snapshot.jsonl"])
-        .assert()
-        .success();
+    import_lines(&fixture, &snapshot());
     fixture
 }
 

@@ -3,14 +3,12 @@
 use std::io::Write;
 
 use serde_json::json;
-use tantivy::TantivyDocument;
-use tantivy::collector::TopDocs;
 
 use super::{load_valid_catalog, stdout_error};
 use crate::catalog::Entry;
 use crate::cli::ShowArgs;
 use crate::error::Error;
-use crate::index::{ARXIV_ID_PREFIX, Fields, IndexDir, Record, id_query};
+use crate::index::{ARXIV_ID_PREFIX, Fields, IndexDir, Record};
 use crate::ingest::cache::{CachedEntry, FoundBy, Identifier};
 use crate::locations::Locations;
 use crate::render::Style;
@@ -62,17 +60,10 @@ fn imported(locations: &Locations, id: &str) -> Result<Option<Record>, Error> {
     let Some(open) = IndexDir::new(&locations.index).open()? else {
         return Ok(None);
     };
-    let searcher = open.reader.searcher();
     let fields = Fields::from_schema(&open.index.schema())?;
-    let top = searcher.search(
-        &id_query(&fields, id),
-        &TopDocs::with_limit(1).order_by_score(),
-    )?;
-    let Some((_, address)) = top.first() else {
-        return Ok(None);
-    };
-    let doc: TantivyDocument = searcher.doc(*address)?;
-    Ok(Some(Record::from_document(&doc, &fields)))
+    Ok(open
+        .document(id)?
+        .map(|doc| Record::from_document(&doc, &fields)))
 }
 
 fn imported_view(r: &Record, style: &Style) -> String {

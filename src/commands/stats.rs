@@ -3,16 +3,11 @@
 use std::collections::BTreeMap;
 use std::io::Write;
 
-use tantivy::Term;
-use tantivy::collector::Count;
-use tantivy::query::TermQuery;
-use tantivy::schema::IndexRecordOption;
-
 use super::{load_valid_catalog, stdout_error};
 use crate::catalog::Kind;
 use crate::error::Error;
 use crate::fsutil::dir_size;
-use crate::index::{ARXIV, CATALOG, Fields, IndexDir};
+use crate::index::{CATALOG, IndexDir};
 use crate::locations::Locations;
 
 /// What the current index holds, without building one.
@@ -26,19 +21,10 @@ fn index_summary(locations: &Locations) -> Result<String, Error> {
             open.imported_records()
         ));
     }
-    let searcher = open.reader.searcher();
-    let fields = Fields::from_schema(&open.index.schema())?;
-    let count = |collection: &str| {
-        let query = TermQuery::new(
-            Term::from_field_text(fields.collection, collection),
-            IndexRecordOption::Basic,
-        );
-        searcher.search(&query, &Count)
-    };
     Ok(format!(
         "index: catalog {}, imported from arXiv {}; {:.1} MB in {}",
-        count(CATALOG)?,
-        count(ARXIV)?,
+        open.collection_size(CATALOG),
+        open.imported_records(),
         dir_size(&open.path) as f64 / 1e6,
         open.path.display()
     ))

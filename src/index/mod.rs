@@ -83,25 +83,20 @@ pub fn rebuild(
 ) -> Result<BuildReport, Error> {
     let started = Instant::now();
     let previous = dir.open()?;
-    let imported_left_out = match &previous {
-        Some(open) if !open.is_compatible() => open.imported_records(),
-        _ => 0,
-    };
-    if let Some(open) = previous
+    if let Some(open) = &previous
         && open.is_compatible()
-        && open.reader.searcher().doc_freq(&Term::from_field_text(
-            Fields::from_schema(&open.index.schema())?.collection,
-            ARXIV,
-        ))? > 0
+        && open.imported_records() > 0
     {
-        let (documents, with_abstract) = replace_catalog(&open, catalog, cache, fingerprint)?;
+        let (documents, with_abstract) = replace_catalog(open, catalog, cache, fingerprint)?;
         return Ok(BuildReport {
             documents,
             with_abstract,
             elapsed: started.elapsed(),
-            imported_left_out,
+            imported_left_out: 0,
         });
     }
+    // An index this build cannot read is replaced by the catalog alone.
+    let imported_left_out = previous.map_or(0, |open| open.imported_records());
     let generation = dir.new_generation(lock)?;
     let result = write_generation(&generation, catalog, cache, fingerprint);
     match result {

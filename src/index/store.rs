@@ -9,7 +9,9 @@ use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use tantivy::{Index, IndexReader, ReloadPolicy};
+use tantivy::collector::TopDocs;
+use tantivy::index::SegmentMeta;
+use tantivy::{Index, IndexReader, ReloadPolicy, TantivyDocument};
 
 use super::analysis;
 use crate::error::Error;
@@ -34,21 +36,40 @@ impl OpenIndex {
         super::Fields::from_schema(&self.index.schema()).is_ok()
     }
 
-    /// How many records a snapshot import added, read by field name so that
-    /// an index of an older schema can tell too.
-    pub fn imported_records(&self) -> u64 {
-        let Ok(collection) = self.index.schema().get_field("collection") else {
+    /// How many records the collection (`catalog`, `arxiv`) holds, read by
+    /// field name so that an index of an older schema can tell too.
+    pub fn collection_size(&self, collection: &str) -> u64 {
+        let Ok(field) = self.index.schema().get_field("collection") else {
             return 0;
         };
-        let imported = tantivy::query::TermQuery::new(
-            tantivy::Term::from_field_text(collection, super::ARXIV),
+        let members = tantivy::query::TermQuery::new(
+            tantivy::Term::from_field_text(field, collection),
             tantivy::schema::IndexRecordOption::Basic,
         );
         let count = self
             .reader
             .searcher()
-            .search(&imported, &tantivy::collector::Count);
+            .search(&members, &tantivy::collector::Count);
         count.map_or(0, |n| n as u64)
+    }
+
+    /// How many records a snapshot import added.
+    pub fn imported_records(&self) -> u64 {
+        self.collection_size(super::ARXIV)
+    }
+
+    /// The stored document with this id (an entry's, or `arxiv:ID`).
+    pub fn document(&self, id: &str) -> Result<Option<TantivyDocument>, Error> {
+        let searcher = self.reader.searcher();
+        let fields = super::Fields::from_schema(&self.index.schema())?;
+        let found = searcher.search(
+            &super::id_query(&fields, id),
+            &TopDocs::with_limit(1).order_by_score(),
+        )?;
+        match found.first() {
+            Some((_, address)) => Ok(Some(searcher.doc(*address)?)),
+            None => Ok(None),
+        }
     }
 }
 
@@ -181,8 +202,7 @@ impl IndexDir {
 /// their own: its latency is then the slowest segment's, not their sum.
 const PARALLEL_SEARCH_MIN_DOCS: u64 = 20_000;
 
-fn search_segments_in_parallel(index: &mut Index) -> Result<(), Error> {
-    let segments = index.searchable_segment_metas()?;
+fn search_segments_in_parallel(index: &mut Index, segments: &[SegmentMeta]) -> Result<(), Error> {
     let docs: u64 = segments.iter().map(|s| u64::from(s.num_docs())).sum();
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let threads = cores.min(segments.len());
@@ -196,8 +216,11 @@ fn open_generation(path: &Path) -> Result<OpenIndex, Error> {
     let mut index = Index::open_in_dir(path)
         .map_err(|e| Error::Index(format!("{}: cannot open index: {e}", path.display())))?;
     analysis::register(&index);
-    search_segments_in_parallel(&mut index)?;
-    let fingerprint = index.load_metas().ok().and_then(|m| m.payload);
+    let metas = index.load_metas().ok();
+    if let Some(metas) = &metas {
+        search_segments_in_parallel(&mut index, &metas.segments)?;
+    }
+    let fingerprint = metas.and_then(|m| m.payload);
     let reader = index
         .reader_builder()
         .reload_policy(ReloadPolicy::Manual)

@@ -125,34 +125,41 @@ pub fn search(
         && searcher.num_docs() >= TWO_PHASE_MIN_DOCS
         && !has_phrase_or_required(&root);
     let scoring = compiler.scoring;
-    let mut rank = |n: usize| -> Result<(Vec<(f32, DocAddress)>, Ranking), Error> {
-        if two_phase && !request.exhaustive {
-            compiler.mode = Mode::Terms;
-            let terms = compiler.compile(&root)?;
-            compiler.mode = Mode::Phrases;
-            let phrases = compiler.compile(&root)?;
-            compiler.mode = Mode::Rank;
-            let rank = compiler.compile(&root)?;
-            let parts = two_phase::Parts {
-                terms: &*terms,
-                phrases: &*phrases,
-                rank: &*rank,
-                exact: &*query,
-            };
-            two_phase::top_docs(&searcher, &parts, n)
-        } else if !scoring {
-            Ok((
+    // The query's parts for ranking in two phases, compiled once; the
+    // seeking form also scores an exhaustive search's results alike.
+    let parts = if two_phase {
+        compiler.mode = Mode::Terms;
+        let terms = compiler.compile(&root)?;
+        compiler.mode = Mode::Phrases;
+        let phrases = compiler.compile(&root)?;
+        compiler.mode = Mode::Rank;
+        Some((terms, phrases, compiler.compile(&root)?))
+    } else {
+        None
+    };
+    let rank = |n: usize| -> Result<(Vec<(f32, DocAddress)>, Ranking), Error> {
+        match &parts {
+            _ if !scoring => Ok((
                 listing(&searcher, &fields, &*query, n)?,
                 Ranking::Exhaustive,
-            ))
-        } else {
-            let mut top = searcher.search(&*query, &TopDocs::with_limit(n).order_by_score())?;
-            if two_phase {
-                // Scored as two-phase ranking scores, so that both order alike.
-                compiler.mode = Mode::Rank;
-                top = two_phase::rescore(&searcher, &*compiler.compile(&root)?, top)?;
+            )),
+            Some((terms, phrases, rank)) if !request.exhaustive => {
+                let parts = two_phase::Parts {
+                    terms: &**terms,
+                    phrases: &**phrases,
+                    rank: &**rank,
+                    exact: &*query,
+                };
+                two_phase::top_docs(&searcher, &parts, n)
             }
-            Ok((top, Ranking::Exhaustive))
+            parts => {
+                let mut top = searcher.search(&*query, &TopDocs::with_limit(n).order_by_score())?;
+                if let Some((_, _, rank)) = parts {
+                    // Scored as two-phase ranking scores, so that both order alike.
+                    top = two_phase::rescore(&searcher, &**rank, top)?;
+                }
+                Ok((top, Ranking::Exhaustive))
+            }
         }
     };
     let (mut top, mut ranking) = rank(wanted)?;
@@ -173,34 +180,28 @@ pub fn search(
         (top, ranking) = rank(fetched)?;
     }
     let more = top.len() > request.limit;
-    let tied = top
-        .iter()
-        .skip(shown)
-        .take_while(|(score, _)| settle_ties && Some(*score) == top.get(shown - 1).map(|t| t.0))
-        .count();
-    top.truncate(request.limit + tied);
+    if !settle_ties {
+        top.truncate(request.limit);
+    }
     let mut hits = Vec::with_capacity(top.len());
     for (score, address) in top {
         let doc: TantivyDocument = searcher.doc(address)?;
-        hits.push(Hit {
+        let hit = Hit {
             rank: 0,
             score,
             record: Record::from_document(&doc, &fields),
             snippet: None,
-            explanation: if request.explain {
-                Some(explain(&*query, &searcher, address)?)
-            } else {
-                None
-            },
-        });
+            explanation: None,
+        };
+        hits.push((hit, address));
     }
     // Equal scores: the curated catalog before imported records, then the
     // newest, then by id, so that results do not depend on the order of
     // documents in the index. A listing is already in that order, but for
     // ties within a year, which follow the index: it chose its documents so,
     // and re-sorting them would make `-n 1` other than the first of `-n 2`.
-    if compiler.scoring {
-        hits.sort_by(|a, b| {
+    if scoring {
+        hits.sort_by(|(a, _), (b, _)| {
             b.score
                 .total_cmp(&a.score)
                 .then((b.record.collection == CATALOG).cmp(&(a.record.collection == CATALOG)))
@@ -209,6 +210,15 @@ pub fn search(
         });
     }
     hits.truncate(request.limit);
+    let mut hits: Vec<Hit> = hits
+        .into_iter()
+        .map(|(mut hit, address)| {
+            if request.explain {
+                hit.explanation = Some(explain(&*query, &searcher, address)?);
+            }
+            Ok(hit)
+        })
+        .collect::<Result<_, Error>>()?;
     snippets::add_snippets(&searcher, &fields, &*query, &mut hits)?;
     for (i, hit) in hits.iter_mut().enumerate() {
         hit.rank = i + 1;

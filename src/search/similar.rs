@@ -12,16 +12,11 @@ use crate::index::{Fields, OpenIndex, Record, id_query};
 pub fn similar(open: &OpenIndex, id: &str, limit: usize) -> Result<Vec<Hit>, Error> {
     let searcher = open.reader.searcher();
     let fields = Fields::from_schema(&open.index.schema())?;
-    let found = searcher.search(
-        &id_query(&fields, id),
-        &TopDocs::with_limit(1).order_by_score(),
-    )?;
-    let Some((_, address)) = found.first() else {
+    let Some(doc) = open.document(id)? else {
         return Err(Error::Usage(format!(
             "no entry with id `{id}` (try `distml-search search {id}`)"
         )));
     };
-    let doc: TantivyDocument = searcher.doc(*address)?;
     let mut values = Vec::new();
     for field in [
         fields.title,

@@ -11,7 +11,7 @@ use super::selective_stemmer::SelectiveStemmer;
 use super::stem_cache::CachedStemmer;
 use tantivy::tokenizer::{
     AsciiFoldingFilter, Language, LowerCaser, RemoveLongFilter, SimpleTokenizer, StopWordFilter,
-    TextAnalyzer, TokenFilter,
+    TextAnalyzer,
 };
 
 pub const ENGLISH: &str = "distml_english";
@@ -20,21 +20,21 @@ pub const NAMES: &str = "distml_names";
 /// No stop-word filter: in this field "all-to-all" and "one-forward-one-
 /// backward" are made of stop words, and BM25 already discounts common words.
 pub fn english() -> TextAnalyzer {
-    prose(CachedStemmer)
+    // The cached stemmer lower-cases and folds too, once per distinct word.
+    TextAnalyzer::builder(SimpleTokenizer::default())
+        .filter(RemoveLongFilter::limit(40))
+        .filter(CachedStemmer)
+        .build()
 }
 
 /// [`english`] for highlighting `terms` (already analyzed): the same terms
 /// wherever they can match, and cheaper.
 pub fn english_for_highlighting<'a>(terms: impl IntoIterator<Item = &'a str>) -> TextAnalyzer {
-    prose(SelectiveStemmer::for_terms(terms))
-}
-
-fn prose(stemmer: impl TokenFilter) -> TextAnalyzer {
     TextAnalyzer::builder(SimpleTokenizer::default())
         .filter(RemoveLongFilter::limit(40))
         .filter(LowerCaser)
         .filter(AsciiFoldingFilter)
-        .filter(stemmer)
+        .filter(SelectiveStemmer::for_terms(terms))
         .build()
 }
 

@@ -1,38 +1,43 @@
 //! One line of arXiv's public metadata snapshot (JSON Lines, field for field
 //! as arXiv publishes it), parsed into what the index needs.
 
+use std::borrow::Cow;
+
 use serde::Deserialize;
 
 use crate::ident;
 use crate::ingest::record::{PaperRecord, normalize_whitespace};
 
+/// Fields borrow from the line where it has no escapes: most of a record is
+/// read once, not copied.
 #[derive(Debug, Deserialize)]
-struct Line {
-    id: String,
-    #[serde(default)]
-    title: String,
-    #[serde(default, rename = "abstract")]
-    abstract_text: String,
-    #[serde(default)]
-    authors: String,
-    #[serde(default)]
-    authors_parsed: Vec<Vec<String>>,
-    #[serde(default)]
-    categories: String,
-    #[serde(default)]
-    doi: Option<String>,
-    #[serde(default, rename = "journal-ref")]
-    journal_ref: Option<String>,
-    #[serde(default)]
-    versions: Vec<Version>,
-    #[serde(default)]
-    update_date: Option<String>,
+struct Line<'a> {
+    #[serde(borrow)]
+    id: Cow<'a, str>,
+    #[serde(default, borrow)]
+    title: Cow<'a, str>,
+    #[serde(default, borrow, rename = "abstract")]
+    abstract_text: Cow<'a, str>,
+    #[serde(default, borrow)]
+    authors: Cow<'a, str>,
+    #[serde(default, borrow)]
+    authors_parsed: Vec<Vec<Cow<'a, str>>>,
+    #[serde(default, borrow)]
+    categories: Cow<'a, str>,
+    #[serde(default, borrow)]
+    doi: Option<Cow<'a, str>>,
+    #[serde(default, borrow, rename = "journal-ref")]
+    journal_ref: Option<Cow<'a, str>>,
+    #[serde(default, borrow)]
+    versions: Vec<Version<'a>>,
+    #[serde(default, borrow)]
+    update_date: Option<Cow<'a, str>>,
 }
 
 #[derive(Debug, Deserialize)]
-struct Version {
-    #[serde(default)]
-    created: String,
+struct Version<'a> {
+    #[serde(default, borrow)]
+    created: Cow<'a, str>,
 }
 
 /// A snapshot record: the paper, and the year of its first version.
@@ -88,10 +93,10 @@ pub fn parse_line(line: &str) -> Result<SnapshotRecord, String> {
         published: raw
             .versions
             .first()
-            .map(|v| v.created.clone())
-            .filter(|c| !c.is_empty()),
-        updated: raw.update_date,
-        venue: raw.journal_ref.clone().map(|j| normalize_whitespace(&j)),
+            .filter(|v| !v.created.is_empty())
+            .map(|v| v.created.to_string()),
+        updated: raw.update_date.map(Cow::into_owned),
+        venue: raw.journal_ref.as_deref().map(normalize_whitespace),
         year,
         arxiv: Some(id),
         doi: raw
@@ -99,7 +104,7 @@ pub fn parse_line(line: &str) -> Result<SnapshotRecord, String> {
             .map(|d| d.trim().to_lowercase())
             .filter(|d| ident::is_doi(d)),
         categories: categories.clone(),
-        journal_ref: raw.journal_ref,
+        journal_ref: raw.journal_ref.map(Cow::into_owned),
     };
     Ok(SnapshotRecord {
         record,

@@ -271,6 +271,55 @@ fn snapshot_records_are_searchable_with_the_catalog() {
 }
 
 #[test]
+fn malformed_lines_are_numbered_across_a_multi_megabyte_file() {
+    // Lines are read in blocks of a megabyte: this file spans several, has a
+    // line longer than a block, and no line break at its end.
+    let long_abstract = "zorblat ".repeat(200_000);
+    let lines: Vec<String> = (1..=2500)
+        .map(|n| match n {
+            2 | 700 | 1400 | 2500 => format!("{{\"id\": \"1412.9{n:04}\", \"title\": "),
+            1000 => line(
+                &format!("1412.9{n:04}"),
+                "A Long One",
+                "cs.DC",
+                "Mon, 2 Mar 2020 10:00:00 GMT",
+                &long_abstract,
+            ),
+            _ => line(
+                &format!("1412.9{n:04}"),
+                &format!("Fictional Paper {n}"),
+                "cs.DC",
+                "Mon, 2 Mar 2020 10:00:00 GMT",
+                &"glorp sharding across pretend devices ".repeat(40),
+            ),
+        })
+        .collect();
+    let fixture = fixture();
+    std::fs::write(fixture.dir.path().join("snapshot.jsonl"), lines.join("\n")).unwrap();
+    let output = fixture
+        .cmd()
+        .args(["import", "--arxiv-snapshot", "snapshot.jsonl"])
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{}", stderr_of(&output));
+    let stdout = stdout_of(&output);
+    assert!(stdout.starts_with("imported 2496 records (0 merged into catalog entries, 0 filtered out, 4 malformed lines skipped) from 2500 lines"), "{stdout}");
+    let stderr = stderr_of(&output);
+    for n in [2, 700, 1400, 2500] {
+        assert!(
+            stderr.contains(&format!("snapshot.jsonl:{n}: skipped malformed record")),
+            "line {n}: {stderr}"
+        );
+    }
+    let long = fixture
+        .cmd()
+        .args(["search", "--json", "zorblat"])
+        .output()
+        .unwrap();
+    assert_eq!(common::json_ids(&long), ["arxiv:1412.91000"]);
+}
+
+#[test]
 fn identifiers_find_their_record() {
     let fixture = fixture();
     let mut with_doi: Value = serde_json::from_str(&line(

@@ -6,9 +6,10 @@
 
 use std::collections::HashMap;
 use std::fs::File;
-use std::io::{BufRead, BufReader, IsTerminal, Read};
+use std::io::{BufReader, IsTerminal, Read};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressStyle};
@@ -103,10 +104,10 @@ pub fn import_snapshot(
         .collect();
     let (reader, size) = open(&options.path)?;
     let bar = progress(size);
-    let reader = BufReader::with_capacity(1 << 20, bar.wrap_read(reader));
+    let reader = bar.wrap_read(reader);
     let is_gz = options.path.extension().is_some_and(|x| x == "gz");
-    let lines: Box<dyn BufRead> = if is_gz {
-        Box::new(BufReader::new(flate2::read::MultiGzDecoder::new(reader)))
+    let input: Box<dyn Read> = if is_gz {
+        Box::new(flate2::read::MultiGzDecoder::new(BufReader::new(reader)))
     } else {
         Box::new(reader)
     };
@@ -119,17 +120,31 @@ pub fn import_snapshot(
         let workers = std::thread::available_parallelism()
             .map_or(2, |n| n.get())
             .min(8);
-        // Lines are read here and parsed, filtered and turned into documents
-        // by workers; a bounded channel keeps memory bounded.
-        let (sender, receiver) = std::sync::mpsc::sync_channel::<LineBatch>(workers * 2);
+        // Blocks of whole lines are read here and split, parsed, filtered
+        // and turned into documents by workers; a bounded channel keeps
+        // memory bounded.
+        let (sender, receiver) = std::sync::mpsc::sync_channel::<Block>(workers * 2);
         let receiver = Mutex::new(receiver);
+        let done = AtomicU64::new(0);
         let outcomes: Vec<Result<Batch, Error>> = std::thread::scope(|scope| {
             let handles: Vec<_> = (0..workers)
                 .map(|_| {
-                    scope.spawn(|| work(&receiver, &writer, &fields, catalog, &by_arxiv, options))
+                    scope.spawn(|| {
+                        work(
+                            &receiver, &done, &writer, &fields, catalog, &by_arxiv, options,
+                        )
+                    })
                 })
                 .collect();
-            let read = read_lines(lines, &sender, &options.path, &mut report, &bar, &started);
+            let read = read_blocks(
+                input,
+                &sender,
+                &options.path,
+                &mut report,
+                &done,
+                &bar,
+                &started,
+            );
             drop(sender);
             let mut outcomes: Vec<Result<Batch, Error>> = handles
                 .into_iter()
@@ -144,12 +159,21 @@ pub fn import_snapshot(
             outcomes
         });
         let now = crate::clock::now_rfc3339();
-        for outcome in outcomes {
-            let batch = outcome?;
+        let batches = outcomes
+            .into_iter()
+            .collect::<Result<Vec<Batch>, Error>>()?;
+        let first_lines = first_lines(&batches);
+        report.lines = first_lines.last().copied().unwrap_or(1) - 1;
+        for batch in batches {
             report.indexed += batch.indexed;
             report.filtered += batch.filtered;
             report.malformed_count += batch.malformed.len() as u64;
-            report.malformed.extend(batch.malformed);
+            report.malformed.extend(
+                batch
+                    .malformed
+                    .into_iter()
+                    .map(|(block, offset, why)| (first_lines[block] + offset, why)),
+            );
             for mut record in batch.merged {
                 let arxiv_id = record.arxiv.clone().unwrap_or_default();
                 let Some(entry_id) = by_arxiv.get(&arxiv_id) else {
@@ -197,60 +221,94 @@ pub fn import_snapshot(
     }
 }
 
-const BATCH_LINES: usize = 1000;
+/// Bytes read per block: enough to keep a worker busy for a while, few
+/// enough that the channel holds little.
+const BLOCK_BYTES: usize = 1 << 20;
 
-/// Raw lines, with the number of the first.
-type LineBatch = (u64, Vec<Vec<u8>>);
+/// Whole lines, and the block's place in the file.
+type Block = (usize, Vec<u8>);
 
 /// What one worker did.
 #[derive(Default)]
 struct Batch {
     indexed: u64,
     filtered: u64,
-    malformed: Vec<(u64, String)>,
+    /// (block, line within the block, reason) of malformed lines.
+    malformed: Vec<(usize, u64, String)>,
+    /// (block, lines in it) of every block this worker read.
+    lines: Vec<(usize, u64)>,
     /// Records of catalog entries, merged into the cache afterwards.
     merged: Vec<crate::ingest::record::PaperRecord>,
 }
 
-fn read_lines(
-    lines: Box<dyn BufRead>,
-    sender: &std::sync::mpsc::SyncSender<LineBatch>,
+/// The number of the first line of each block, and after them one more
+/// than the number of lines.
+fn first_lines(batches: &[Batch]) -> Vec<u64> {
+    let mut counts: Vec<(usize, u64)> = batches.iter().flat_map(|b| b.lines.clone()).collect();
+    counts.sort_unstable();
+    let mut first = Vec::with_capacity(counts.len() + 1);
+    let mut next = 1;
+    for (_, count) in counts {
+        first.push(next);
+        next += count;
+    }
+    first.push(next);
+    first
+}
+
+/// Reads `input` in blocks that end at a line break (or the end), so that
+/// no line is copied on its own.
+fn read_blocks(
+    mut input: Box<dyn Read>,
+    sender: &std::sync::mpsc::SyncSender<Block>,
     path: &Path,
     report: &mut ImportReport,
+    done: &AtomicU64,
     bar: &ProgressBar,
     started: &Instant,
 ) -> Result<(), Error> {
-    let mut batch = Vec::with_capacity(BATCH_LINES);
-    let mut first = 1;
-    for line in lines.split(b'\n') {
-        let line = line.map_err(|e| Error::io(path, e))?;
-        report.lines += 1;
-        report.bytes += line.len() as u64 + 1;
-        batch.push(line);
-        if batch.len() == BATCH_LINES {
-            let full = std::mem::replace(&mut batch, Vec::with_capacity(BATCH_LINES));
-            // A closed channel means the workers stopped on an error.
-            if sender.send((first, full)).is_err() {
-                return Ok(());
+    let mut pending: Vec<u8> = Vec::with_capacity(BLOCK_BYTES);
+    let mut index = 0;
+    loop {
+        let read = (&mut input)
+            .take(BLOCK_BYTES as u64)
+            .read_to_end(&mut pending)
+            .map_err(|e| Error::io(path, e))?;
+        report.bytes += read as u64;
+        let end = if read == 0 {
+            pending.len()
+        } else {
+            // A line longer than a block makes the block longer.
+            match memchr::memrchr(b'\n', &pending) {
+                Some(at) if pending.len() >= BLOCK_BYTES => at + 1,
+                _ => continue,
             }
-            first = report.lines + 1;
-            if report.lines.is_multiple_of(50_000) {
-                bar.set_message(format!(
-                    "{} lines, {:.0}/s",
-                    report.lines,
-                    report.lines as f64 / started.elapsed().as_secs_f64()
-                ));
-            }
+        };
+        if end == 0 {
+            return Ok(());
+        }
+        let rest = pending.split_off(end);
+        let block = std::mem::replace(&mut pending, rest);
+        pending.reserve(BLOCK_BYTES);
+        // A closed channel means the workers stopped on an error.
+        if sender.send((index, block)).is_err() {
+            return Ok(());
+        }
+        index += 1;
+        let records = done.load(Ordering::Relaxed);
+        bar.set_message(format!(
+            "{records} records, {:.0}/s",
+            records as f64 / started.elapsed().as_secs_f64()
+        ));
+        if read == 0 {
+            return Ok(());
         }
     }
-    if !batch.is_empty() {
-        let _ = sender.send((first, batch));
-    }
-    Ok(())
 }
 
 fn work(
-    receiver: &Mutex<std::sync::mpsc::Receiver<LineBatch>>,
+    receiver: &Mutex<std::sync::mpsc::Receiver<Block>>,
+    done: &AtomicU64,
     writer: &tantivy::IndexWriter,
     fields: &crate::index::Fields,
     catalog: &Catalog,
@@ -263,10 +321,14 @@ fn work(
             .lock()
             .map_err(|_| Error::Index("import channel poisoned".into()))?
             .recv();
-        let Ok((first, lines)) = next else {
+        let Ok((block, bytes)) = next else {
             return Ok(out);
         };
-        for (offset, line) in lines.iter().enumerate() {
+        let body = bytes.strip_suffix(b"\n").unwrap_or(&bytes);
+        let mut count = 0;
+        let indexed_before = out.indexed;
+        for (offset, line) in lines(body).enumerate() {
+            count += 1;
             // Valid UTF-8 is the rule: checked fast, repaired only if not.
             let text = match std::str::from_utf8(line) {
                 Ok(text) => std::borrow::Cow::Borrowed(text),
@@ -278,7 +340,7 @@ fn work(
             let parsed = match parse_line(&text) {
                 Ok(parsed) => parsed,
                 Err(reason) => {
-                    out.malformed.push((first + offset as u64, reason));
+                    out.malformed.push((block, offset as u64, reason));
                     continue;
                 }
             };
@@ -308,5 +370,19 @@ fn work(
             )?;
             out.indexed += 1;
         }
+        out.lines.push((block, count));
+        done.fetch_add(out.indexed - indexed_before, Ordering::Relaxed);
     }
+}
+
+/// The lines of `body`, found by a vectorized search for line breaks.
+fn lines(body: &[u8]) -> impl Iterator<Item = &[u8]> {
+    let mut start = 0;
+    memchr::memchr_iter(b'\n', body)
+        .chain(std::iter::once(body.len()))
+        .map(move |end| {
+            let line = &body[start..end];
+            start = end + 1;
+            line
+        })
 }

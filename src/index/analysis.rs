@@ -7,8 +7,8 @@
 
 use tantivy::Index;
 
+use super::cached_tokenizer::{CachedTokenizer, LONGEST_WORD};
 use super::selective_stemmer::SelectiveStemmer;
-use super::stem_cache::CachedStemmer;
 use tantivy::tokenizer::{
     AsciiFoldingFilter, Language, LowerCaser, RemoveLongFilter, SimpleTokenizer, StopWordFilter,
     TextAnalyzer,
@@ -20,18 +20,14 @@ pub const NAMES: &str = "distml_names";
 /// No stop-word filter: in this field "all-to-all" and "one-forward-one-
 /// backward" are made of stop words, and BM25 already discounts common words.
 pub fn english() -> TextAnalyzer {
-    // The cached stemmer lower-cases and folds too, once per distinct word.
-    TextAnalyzer::builder(SimpleTokenizer::default())
-        .filter(RemoveLongFilter::limit(40))
-        .filter(CachedStemmer)
-        .build()
+    TextAnalyzer::from(CachedTokenizer::english())
 }
 
 /// [`english`] for highlighting `terms` (already analyzed): the same terms
 /// wherever they can match, and cheaper.
 pub fn english_for_highlighting<'a>(terms: impl IntoIterator<Item = &'a str>) -> TextAnalyzer {
     TextAnalyzer::builder(SimpleTokenizer::default())
-        .filter(RemoveLongFilter::limit(40))
+        .filter(RemoveLongFilter::limit(LONGEST_WORD))
         .filter(LowerCaser)
         .filter(AsciiFoldingFilter)
         .filter(SelectiveStemmer::for_terms(terms))
@@ -39,11 +35,7 @@ pub fn english_for_highlighting<'a>(terms: impl IntoIterator<Item = &'a str>) ->
 }
 
 pub fn names() -> TextAnalyzer {
-    TextAnalyzer::builder(SimpleTokenizer::default())
-        .filter(RemoveLongFilter::limit(40))
-        .filter(LowerCaser)
-        .filter(AsciiFoldingFilter)
-        .build()
+    TextAnalyzer::from(CachedTokenizer::names())
 }
 
 /// Names without English stop words: tells a query of only "the of and".

@@ -2,10 +2,10 @@
 //! and search never touch the network.
 
 pub mod analysis;
+mod cached_tokenizer;
 mod document;
 pub mod schema;
 mod selective_stemmer;
-mod stem_cache;
 mod store;
 
 use std::time::{Duration, Instant};

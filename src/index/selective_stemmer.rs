@@ -5,7 +5,7 @@
 
 use tantivy::tokenizer::{TextAnalyzer, Token, TokenFilter, TokenStream, Tokenizer};
 
-use super::stem_cache::{stem, word_stemmer};
+use super::cached_tokenizer::{stem, word_stemmer};
 
 #[derive(Clone)]
 pub struct SelectiveStemmer {

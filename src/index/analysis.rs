@@ -76,8 +76,16 @@ pub fn terms(analyzer: &mut TextAnalyzer, text: &str) -> Vec<String> {
 /// for all-to-all" gives "zerooffload offloadfor forall allto toall
 /// zerooffloadfor offloadforall forallto alltoall".
 pub fn joined_pairs(text: &str) -> String {
-    let words = terms(&mut names(), text);
+    let words = NAMES_ANALYZER.with_borrow_mut(|names| terms(names, text));
     joined_runs(&words)
+}
+
+/// Binds words into one ("all-to-all").
+const BINDERS: [char; 4] = ['-', '/', '\u{2010}', '\u{2011}'];
+
+thread_local! {
+    /// For the joined runs of each document: one analyzer, and its cache.
+    static NAMES_ANALYZER: std::cell::RefCell<TextAnalyzer> = std::cell::RefCell::new(names());
 }
 
 /// Like [`joined_pairs`], but only within words that a hyphen or slash binds
@@ -85,8 +93,14 @@ pub fn joined_pairs(text: &str) -> String {
 /// terms that no other document has, and those are the costliest to index;
 /// for an imported corpus only these spelling variants are worth it.
 pub fn joined_hyphenated(text: &str) -> String {
-    let mut analyzer = names();
-    let mut stream = analyzer.token_stream(text);
+    if !text.contains(BINDERS) {
+        return String::new();
+    }
+    NAMES_ANALYZER.with_borrow_mut(|names| hyphenated_runs(names, text))
+}
+
+fn hyphenated_runs(names: &mut TextAnalyzer, text: &str) -> String {
+    let mut stream = names.token_stream(text);
     let mut out = String::new();
     let mut run: Vec<String> = Vec::new();
     let mut last_end = 0;
@@ -103,9 +117,7 @@ pub fn joined_hyphenated(text: &str) -> String {
         let gap = text.get(last_end..token.offset_from).unwrap_or(" ");
         let bound = !gap.is_empty()
             && gap.chars().count() == 1
-            && gap
-                .chars()
-                .all(|c| matches!(c, '-' | '/' | '\u{2010}' | '\u{2011}'));
+            && gap.chars().all(|c| BINDERS.contains(&c));
         if !bound {
             flush(&mut run, &mut out);
         }

@@ -128,6 +128,15 @@ fn snapshot_records_are_searchable_with_the_catalog() {
         .find(|v| v["id"] == "arxiv:1412.99991")
         .unwrap();
     assert_eq!(hit["collection"], "arxiv");
+    assert_eq!(hit["kind"], "paper");
+    let shown = stdout_of(
+        &fixture
+            .cmd()
+            .args(["show", "arxiv:1412.99991"])
+            .output()
+            .unwrap(),
+    );
+    assert!(shown.contains("abstract (from arxiv)"), "{shown}");
     assert_eq!(hit["authors"], json!(["Ada Example", "Bob Placeholder"]));
     assert_eq!(hit["url"], "https://arxiv.org/abs/1412.99991");
     // Stored as published, shown with its line breaks collapsed.
@@ -167,6 +176,22 @@ fn snapshot_records_are_searchable_with_the_catalog() {
     assert_eq!(
         common::search_ids(&fixture, &["--year", "2021", "glorps"]),
         ["arxiv:1412.99994"]
+    );
+    // Imported records are papers, and their authors' names are words that
+    // typos are repaired to.
+    let mut papers = common::search_ids(&fixture, &["kind:paper", "glorps"]);
+    papers.sort();
+    assert_eq!(papers, ["arxiv:1412.99991", "arxiv:1412.99994"]);
+    assert!(common::search_ids(&fixture, &["kind:project", "glorps"]).is_empty());
+    let typo = fixture
+        .cmd()
+        .args(["search", "--json", "placeholdr glorps"])
+        .output()
+        .unwrap();
+    assert!(
+        stderr_of(&typo).contains("searched for placeholder (not placeholdr)"),
+        "{}",
+        stderr_of(&typo)
     );
     // An imported record's section is its primary category, in any case.
     assert_eq!(

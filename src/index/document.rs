@@ -136,18 +136,22 @@ impl Record {
         doc.add_text(fields.collection, &self.collection);
         // An imported record's id and URL follow from its arXiv id: writing
         // them would add two terms found in no other document, the costliest
-        // kind, to each of a million records.
+        // kind, to each of a million records. Its kind (paper) and abstract
+        // source (arXiv) follow from its collection: each field a million
+        // records write costs a second or so of an import.
         let imported = self.collection == ARXIV;
         if !imported {
             doc.add_text(fields.id, &self.id);
             doc.add_text(fields.url, &self.url);
+            doc.add_text(fields.kind, &self.kind);
         }
-        doc.add_text(fields.kind, &self.kind);
         doc.add_text(fields.title, &self.title);
         for author in &self.authors {
             doc.add_text(fields.authors, author);
         }
-        doc.add_u64(fields.et_al, u64::from(self.et_al));
+        if self.et_al {
+            doc.add_u64(fields.et_al, 1);
+        }
         if let Some(venue) = &self.venue {
             doc.add_text(fields.venue, venue);
         }
@@ -155,7 +159,9 @@ impl Record {
             doc.add_i64(fields.year, year);
         }
         doc.add_text(fields.section, &self.section);
-        // The typo dictionary: every word a query may mean.
+        // The typo dictionary: every word a query may mean. Names are found
+        // in `authors`, which is analyzed alike (and unique names are the
+        // costliest terms to write twice).
         let mut dictionary = String::with_capacity(256);
         let mut learn = |text: &str| {
             dictionary.push_str(text);
@@ -163,7 +169,6 @@ impl Record {
         };
         learn(&self.title);
         learn(&self.note);
-        self.authors.iter().for_each(|a| learn(a));
         for tag in &self.tags {
             doc.add_text(fields.tags, tag);
             if let Some(t) = vocabulary.get(tag) {
@@ -185,7 +190,7 @@ impl Record {
                 learn(text);
             }
         }
-        if let Some(source) = &self.abstract_source {
+        if let Some(source) = self.abstract_source.as_ref().filter(|_| !imported) {
             doc.add_text(fields.abstract_source, source);
         }
         for part in prose.into_iter().filter(|p| !p.is_empty()) {
@@ -223,18 +228,25 @@ impl Record {
                 .collect::<Vec<_>>()
         };
         let collection = text(fields.collection).unwrap_or_default();
+        let imported = collection == ARXIV;
         let arxiv = text(fields.arxiv);
         let derived = |make: fn(&str) -> String| {
-            (collection == ARXIV)
+            imported
                 .then(|| arxiv.as_deref().map(make))
                 .flatten()
                 .unwrap_or_default()
         };
+        let abstract_text = text(fields.abstract_text).map(|a| normalize_whitespace(&a));
+        let implied = |value: &str, when: bool| (imported && when).then(|| value.to_string());
         Record {
             id: text(fields.id).unwrap_or_else(|| derived(arxiv_record_id)),
             url: text(fields.url).unwrap_or_else(|| derived(arxiv_url)),
+            kind: text(fields.kind)
+                .or_else(|| implied("paper", true))
+                .unwrap_or_default(),
+            abstract_source: text(fields.abstract_source)
+                .or_else(|| implied(ARXIV, abstract_text.is_some())),
             collection,
-            kind: text(fields.kind).unwrap_or_default(),
             title: text(fields.title).unwrap_or_default(),
             authors: all(fields.authors),
             et_al: doc.get_first(fields.et_al).and_then(|v| v.as_u64()) == Some(1),
@@ -245,8 +257,7 @@ impl Record {
             arxiv,
             doi: text(fields.doi),
             note: text(fields.note).unwrap_or_default(),
-            abstract_text: text(fields.abstract_text).map(|a| normalize_whitespace(&a)),
-            abstract_source: text(fields.abstract_source),
+            abstract_text,
         }
     }
 }

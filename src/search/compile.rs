@@ -22,6 +22,7 @@ use super::synonyms::{Synonyms, squash};
 use crate::catalog::{Tag, slugify};
 use crate::error::Error;
 use crate::ident;
+use crate::index::ARXIV;
 use crate::index::analysis::{self, terms_with_positions};
 use crate::index::{Fields, identifier_query};
 
@@ -337,7 +338,8 @@ impl<'a> Compiler<'a> {
             return word.to_string();
         }
         let lower = word.to_lowercase();
-        match spell::correct(self.searcher, self.fields.words, &lower) {
+        let dictionaries = [self.fields.words, self.fields.authors];
+        match spell::correct(self.searcher, &dictionaries, &lower) {
             Some(fixed) if fixed != lower => {
                 self.rewrites
                     .corrections
@@ -528,9 +530,12 @@ impl<'a> Compiler<'a> {
                 ))
             }
             FieldName::Kind => match value.to_lowercase().as_str() {
-                k @ ("paper" | "project") => exact(f.kind, k),
-                "papers" => exact(f.kind, "paper"),
-                "projects" => exact(f.kind, "project"),
+                // Imported records are papers without saying so.
+                "paper" | "papers" => Box::new(BooleanQuery::new(vec![
+                    (Occur::Should, exact(f.kind, "paper")),
+                    (Occur::Should, exact(f.collection, ARXIV)),
+                ])),
+                "project" | "projects" => exact(f.kind, "project"),
                 _ => return Err(bad("expected paper or project")),
             },
             FieldName::Year => {

@@ -1,6 +1,6 @@
 //! Typo repair: a query word that matches nothing is replaced by the closest
-//! word of the index's dictionary (the unstemmed `words` field), allowing more
-//! edits for longer words.
+//! word of the index's dictionaries (unstemmed fields such as `words` and
+//! `authors`), allowing more edits for longer words.
 
 use tantivy::query::FuzzyTermQuery;
 use tantivy::schema::Field;
@@ -20,7 +20,7 @@ pub fn max_edits(len: usize) -> usize {
 /// and then more documents; `None` when nothing is close enough. Only the
 /// words a Levenshtein automaton accepts are read from the dictionary, not
 /// all of them: a million imported titles make a large one.
-pub fn correct(searcher: &Searcher, field: Field, word: &str) -> Option<String> {
+pub fn correct(searcher: &Searcher, fields: &[Field], word: &str) -> Option<String> {
     let word: Vec<char> = word.chars().collect();
     let limit = max_edits(word.len());
     if limit == 0 {
@@ -28,10 +28,18 @@ pub fn correct(searcher: &Searcher, field: Field, word: &str) -> Option<String> 
     }
     let text: String = word.iter().collect();
     // Transpositions cost one edit, as in `bounded_distance`.
-    let fuzzy = FuzzyTermQuery::new(Term::from_field_text(field, &text), limit as u8, true);
+    let fuzzy = FuzzyTermQuery::new(
+        Term::from_field_text(*fields.first()?, &text),
+        limit as u8,
+        true,
+    );
     let automaton = fuzzy.automaton().ok()?;
     let mut best: Option<(usize, u32, String)> = None;
-    for segment in searcher.segment_readers() {
+    let places = searcher
+        .segment_readers()
+        .iter()
+        .flat_map(|segment| fields.iter().map(move |&field| (segment, field)));
+    for (segment, field) in places {
         let Ok(inverted) = segment.inverted_index(field) else {
             continue;
         };

@@ -9,8 +9,7 @@
 //! The hash is fast, not collision-resistant: crafted collisions
 //! could only slow the import of the corpus holding them.
 
-use compact_str::CompactString;
-use rustc_hash::FxHashMap;
+use super::word_cache::WordCache;
 
 use tantivy::tokenizer::{
     AsciiFoldingFilter, Language, LowerCaser, RawTokenizer, Stemmer, TextAnalyzer, Token,
@@ -20,14 +19,10 @@ use tantivy::tokenizer::{
 /// Words of this many bytes or more are left out, as `RemoveLongFilter` does.
 pub const LONGEST_WORD: usize = 40;
 
-/// Distinct words remembered before the cache starts over (bounds memory).
-const CAPACITY: usize = 200_000;
-
 #[derive(Clone)]
 pub struct CachedTokenizer {
     token: Token,
-    /// Inline strings (up to 24 bytes), so a lookup reads no other memory.
-    cache: FxHashMap<CompactString, CompactString>,
+    cache: WordCache,
     /// Makes the term of one word on a cache miss.
     normalizer: TextAnalyzer,
 }
@@ -57,7 +52,7 @@ impl CachedTokenizer {
     fn with(normalizer: TextAnalyzer) -> CachedTokenizer {
         CachedTokenizer {
             token: Token::default(),
-            cache: FxHashMap::default(),
+            cache: WordCache::default(),
             normalizer,
         }
     }
@@ -176,10 +171,7 @@ impl TokenStream for CachedStream<'_> {
                 None => {
                     let term = stem(&mut tokenizer.normalizer, word);
                     token.text.push_str(&term);
-                    if tokenizer.cache.len() >= CAPACITY {
-                        tokenizer.cache.clear();
-                    }
-                    tokenizer.cache.insert(word.into(), term.into());
+                    tokenizer.cache.insert(word, &term);
                 }
             }
             return true;

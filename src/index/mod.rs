@@ -7,6 +7,7 @@ mod document;
 pub mod schema;
 mod selective_stemmer;
 mod store;
+mod word_cache;
 
 use std::time::{Duration, Instant};
 

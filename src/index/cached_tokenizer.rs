@@ -5,7 +5,8 @@
 //! that order, but in one pass: words are found byte by byte where they are
 //! ASCII, and a corpus repeats its vocabulary (Zipf), so the term made of
 //! each word, as written, is remembered. A word seen before costs a hash
-//! lookup, not five filters.
+//! lookup, not five filters. (An ASCII name is only lower-cased: names are
+//! too many to remember, and that is cheaper than a lookup.)
 //! The hash is fast, not collision-resistant: crafted collisions
 //! could only slow the import of the corpus holding them.
 
@@ -25,6 +26,9 @@ pub struct CachedTokenizer {
     cache: WordCache,
     /// Makes the term of one word on a cache miss.
     normalizer: TextAnalyzer,
+    /// Without stemming, an ASCII word's term is the word lower-cased:
+    /// cheaper than a lookup, and names are too many to remember.
+    stems: bool,
 }
 
 impl CachedTokenizer {
@@ -36,6 +40,7 @@ impl CachedTokenizer {
                 .filter(AsciiFoldingFilter)
                 .filter(Stemmer::new(Language::English))
                 .build(),
+            true,
         )
     }
 
@@ -46,14 +51,16 @@ impl CachedTokenizer {
                 .filter(LowerCaser)
                 .filter(AsciiFoldingFilter)
                 .build(),
+            false,
         )
     }
 
-    fn with(normalizer: TextAnalyzer) -> CachedTokenizer {
+    fn with(normalizer: TextAnalyzer, stems: bool) -> CachedTokenizer {
         CachedTokenizer {
             token: Token::default(),
             cache: WordCache::default(),
             normalizer,
+            stems,
         }
     }
 }
@@ -166,6 +173,11 @@ impl TokenStream for CachedStream<'_> {
             token.offset_from = start;
             token.offset_to = end;
             token.text.clear();
+            if !tokenizer.stems && word.is_ascii() {
+                token.text.push_str(word);
+                token.text.make_ascii_lowercase();
+                return true;
+            }
             match tokenizer.cache.get(word) {
                 Some(term) => token.text.push_str(term),
                 None => {

@@ -7,6 +7,9 @@
 //!
 //! The corpus is written to `target/scale/corpus-RECORDS-SEED.jsonl` once and
 //! reused. Builds run in child processes, so that each peak RSS is its own.
+//! The machine may be shared and noisy, so distml-search's import and the
+//! minimal program's build alternate three times (the table shows medians),
+//! and both engines' queries are timed in alternating rounds.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -20,6 +23,8 @@ use serde_json::Value;
 
 
 const RUNS: usize = 10;
+/// Imports of distml-search, alternated with builds of the minimal program.
+const IMPORTS: usize = 3;
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -63,6 +68,33 @@ fn percentile(times: &mut [Duration], p: f64) -> f64 {
     times[i].as_secs_f64() * 1000.0
 }
 
+/// The median import time, and the highest peak RSS of all imports.
+fn median_build(builds: &mut [(Duration, f64)]) -> (Duration, f64) {
+    let rss = builds.iter().map(|b| b.1).fold(0.0, f64::max);
+    builds.sort_by_key(|b| b.0);
+    (builds[builds.len() / 2].0, rss)
+}
+
+/// Each engine's timings, taken in alternating rounds of every query.
+fn timed_together<const N: usize>(mut engines: [Box<dyn FnMut(usize) + '_>; N]) -> [Vec<Duration>; N] {
+    let mut times: [Vec<Duration>; N] = std::array::from_fn(|_| Vec::new());
+    for engine in engines.iter_mut() {
+        for i in 0..QUERIES.len() {
+            engine(i); // warm-up
+        }
+    }
+    for _ in 0..RUNS {
+        for (engine, times) in engines.iter_mut().zip(times.iter_mut()) {
+            for i in 0..QUERIES.len() {
+                let started = Instant::now();
+                engine(i);
+                times.push(started.elapsed());
+            }
+        }
+    }
+    times
+}
+
 fn timed(mut query: impl FnMut(usize)) -> Vec<Duration> {
     for i in 0..QUERIES.len() {
         query(i); // warm-up
@@ -96,21 +128,26 @@ fn run(records: u64, seed: u64) {
 
     // distml-search: import into a copy of the shipped catalog's index.
     let ours = work.join("distml");
-    let _ = std::fs::remove_dir_all(&ours);
-    std::fs::create_dir_all(&ours).unwrap();
-    let catalog = root.join("catalog");
-    eprintln!("distml-search import...");
-    let mut cmd = Command::new(&bin);
-    cmd.args(["--catalog"]).arg(&catalog).arg("--index").arg(ours.join("index")).args(["import", "--arxiv-snapshot"]).arg(&corpus);
-    cmd.env("DISTML_OFFLINE", "1").stdout(std::process::Stdio::null());
-    let (ours_time, ours_rss) = measured(cmd);
-
-    eprintln!("minimal tantivy build...");
     let raw = work.join("tantivy");
-    let _ = std::fs::remove_dir_all(&raw);
-    let mut cmd = Command::new(&this);
-    cmd.arg("tantivy-build").arg(&corpus).arg(&raw);
-    let (raw_time, raw_rss) = measured(cmd);
+    let catalog = root.join("catalog");
+    let (mut ours_builds, mut raw_builds) = (Vec::new(), Vec::new());
+    for round in 1..=IMPORTS {
+        eprintln!("distml-search import ({round} of {IMPORTS})...");
+        let _ = std::fs::remove_dir_all(&ours);
+        std::fs::create_dir_all(&ours).unwrap();
+        let mut cmd = Command::new(&bin);
+        cmd.args(["--catalog"]).arg(&catalog).arg("--index").arg(ours.join("index")).args(["import", "--arxiv-snapshot"]).arg(&corpus);
+        cmd.env("DISTML_OFFLINE", "1").stdout(std::process::Stdio::null());
+        ours_builds.push(measured(cmd));
+
+        eprintln!("minimal tantivy build ({round} of {IMPORTS})...");
+        let _ = std::fs::remove_dir_all(&raw);
+        let mut cmd = Command::new(&this);
+        cmd.arg("tantivy-build").arg(&corpus).arg(&raw);
+        raw_builds.push(measured(cmd));
+    }
+    let (ours_time, ours_rss) = median_build(&mut ours_builds);
+    let (raw_time, raw_rss) = median_build(&mut raw_builds);
 
     eprintln!("SQLite FTS5 build...");
     let db = work.join("fts5.sqlite");
@@ -124,15 +161,17 @@ fn run(records: u64, seed: u64) {
     let open = dir.open().unwrap().unwrap();
     let (catalog_data, _) = load_dir(&catalog).unwrap();
     let sections = catalog_data.section_names();
-    let mut ours_times = timed(|i| {
+    let ours_query = |i: usize| {
         let request = SearchRequest { query: QUERIES[i].0, filters: vec![], limit: 10, explain: false, exhaustive: false };
         let _ = search(&open, &catalog_data.vocabulary, &sections, &request, Boosts::default());
-    });
-
-    let mut raw_times = raw_queries(&raw, false);
+    };
     // distml-search searches a large index's segments on threads of their
-    // own; so does this variant of the minimal program.
-    let mut raw_parallel_times = raw_queries(&raw, true);
+    // own; so does the second variant of the minimal program.
+    let [mut ours_times, mut raw_times, mut raw_parallel_times] = timed_together([
+        Box::new(ours_query),
+        raw_queries(&raw, false),
+        raw_queries(&raw, true),
+    ]);
 
     let conn = rusqlite::Connection::open(&db).unwrap();
     let mut fts_times = timed(|i| {
@@ -183,7 +222,7 @@ fn run(records: u64, seed: u64) {
     let (p50, p99) = (percentile(&mut raw_parallel_times, 0.5), percentile(&mut raw_parallel_times, 0.99));
     let (f50, f99) = (percentile(&mut fts_times, 0.5), percentile(&mut fts_times, 0.99));
     let cold50 = percentile(&mut cold, 0.5);
-    println!("corpus: {records} records, seed {seed}, {:.0} MB of JSON Lines; {} queries x {RUNS} runs after a warm-up", mb(&corpus), QUERIES.len());
+    println!("corpus: {records} records, seed {seed}, {:.0} MB of JSON Lines; imports: medians of {IMPORTS}, alternated with the minimal program's; {} queries x {RUNS} alternating rounds after a warm-up", mb(&corpus), QUERIES.len());
     println!();
     println!("| | distml-search | minimal tantivy | SQLite FTS5 |");
     println!("|---|---|---|---|");
@@ -258,7 +297,7 @@ fn tantivy_build(corpus: &Path, dir: &Path) {
 
 /// The minimal program's queries, on its default single-threaded searcher or
 /// with a thread per core (up to one per segment).
-fn raw_queries(dir: &Path, parallel: bool) -> Vec<Duration> {
+fn raw_queries(dir: &Path, parallel: bool) -> Box<dyn FnMut(usize)> {
     let mut index = tantivy::Index::open_in_dir(dir).unwrap();
     if parallel {
         let segments = index.searchable_segment_metas().unwrap().len();
@@ -270,7 +309,7 @@ fn raw_queries(dir: &Path, parallel: bool) -> Vec<Duration> {
     let fields = ["title", "abstract", "authors"].map(|f| schema.get_field(f).unwrap()).to_vec();
     let parser = tantivy::query::QueryParser::for_index(&index, fields);
     let searcher = reader.searcher();
-    timed(|i| {
+    Box::new(move |i| {
         // Like any program that shows results, it reads the hits' titles.
         let query = parser.parse_query(QUERIES[i].3).unwrap();
         let top = searcher.search(&query, &tantivy::collector::TopDocs::with_limit(10).order_by_score()).unwrap();

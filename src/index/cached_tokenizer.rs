@@ -7,8 +7,6 @@
 //! each word, as written, is remembered. A word seen before costs a hash
 //! lookup, not five filters. (An ASCII name is only lower-cased: names are
 //! too many to remember, and that is cheaper than a lookup.)
-//! The hash is fast, not collision-resistant: crafted collisions
-//! could only slow the import of the corpus holding them.
 
 use super::word_cache::WordCache;
 

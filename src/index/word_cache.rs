@@ -5,7 +5,9 @@
 //! call to `memcmp` and no pointer to follow. Longer words are kept as
 //! strings. The most frequent words (Zipf) are found in a small front table
 //! that stays in the processor's cache, which the whole table, as large as
-//! a corpus's vocabulary, does not while tantivy indexes.
+//! a corpus's vocabulary, does not while tantivy indexes. The hash is fast,
+//! not collision-resistant: crafted collisions could only slow the import of
+//! the corpus holding them, since keys are compared whole.
 
 use compact_str::CompactString;
 use rustc_hash::FxHashMap;

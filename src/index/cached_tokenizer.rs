@@ -63,13 +63,6 @@ impl CachedTokenizer {
     }
 }
 
-/// tantivy's English stemmer, for one word at a time.
-pub(super) fn word_stemmer() -> TextAnalyzer {
-    TextAnalyzer::builder(RawTokenizer::default())
-        .filter(Stemmer::new(Language::English))
-        .build()
-}
-
 /// The term `analyzer` makes of one `word` (the word itself if none).
 pub(super) fn stem(analyzer: &mut TextAnalyzer, word: &str) -> String {
     let mut stream = analyzer.token_stream(word);

@@ -2,7 +2,7 @@
 //! document, and back to the record that search results show.
 
 use tantivy::query::{BooleanQuery, Occur, Query, TermQuery};
-use tantivy::schema::{IndexRecordOption, Value};
+use tantivy::schema::{Field, IndexRecordOption, Value};
 use tantivy::{TantivyDocument, Term};
 
 use super::analysis::{joined_hyphenated, joined_pairs};
@@ -46,15 +46,17 @@ pub fn arxiv_record_id(arxiv: &str) -> String {
 
 pub const ARXIV_ID_PREFIX: &str = "arxiv:";
 
+/// The documents whose `field` holds exactly `text`.
+fn exact(field: Field, text: &str) -> Box<dyn Query> {
+    Box::new(TermQuery::new(
+        Term::from_field_text(field, text),
+        IndexRecordOption::Basic,
+    ))
+}
+
 /// Finds the record with this id, including imported records, whose id is
 /// not written to the index.
 pub fn id_query(fields: &Fields, id: &str) -> Box<dyn Query> {
-    let exact = |field, text: &str| -> Box<dyn Query> {
-        Box::new(TermQuery::new(
-            Term::from_field_text(field, text),
-            IndexRecordOption::Basic,
-        ))
-    };
     match id.strip_prefix(ARXIV_ID_PREFIX) {
         Some(arxiv) => Box::new(BooleanQuery::new(vec![
             (Occur::Must, exact(fields.collection, ARXIV)),
@@ -66,6 +68,20 @@ pub fn id_query(fields: &Fields, id: &str) -> Box<dyn Query> {
         None => exact(fields.id, id),
     }
 }
+
+/// Finds the records of this kind (`paper`, `project`), including imported
+/// records, which are papers without saying so.
+pub fn kind_query(fields: &Fields, kind: &str) -> Box<dyn Query> {
+    if kind != PAPER {
+        return exact(fields.kind, kind);
+    }
+    Box::new(BooleanQuery::new(vec![
+        (Occur::Should, exact(fields.kind, PAPER)),
+        (Occur::Should, exact(fields.collection, ARXIV)),
+    ]))
+}
+
+const PAPER: &str = "paper";
 
 fn arxiv_url(arxiv: &str) -> String {
     format!("https://arxiv.org/abs/{arxiv}")
@@ -114,7 +130,7 @@ impl Record {
         Record {
             collection: ARXIV.to_string(),
             id: arxiv_record_id(&arxiv),
-            kind: "paper".to_string(),
+            kind: PAPER.to_string(),
             title: r.title,
             authors: r.authors,
             et_al: false,
@@ -242,7 +258,7 @@ impl Record {
             id: text(fields.id).unwrap_or_else(|| derived(arxiv_record_id)),
             url: text(fields.url).unwrap_or_else(|| derived(arxiv_url)),
             kind: text(fields.kind)
-                .or_else(|| implied("paper", true))
+                .or_else(|| implied(PAPER, true))
                 .unwrap_or_default(),
             abstract_source: text(fields.abstract_source)
                 .or_else(|| implied(ARXIV, abstract_text.is_some())),

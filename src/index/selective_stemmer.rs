@@ -3,9 +3,18 @@
 //! letter, so no other word can match, and a snippet no longer stems every
 //! word of ten abstracts (most of a warm query's time).
 
-use tantivy::tokenizer::{TextAnalyzer, Token, TokenFilter, TokenStream, Tokenizer};
+use tantivy::tokenizer::{
+    Language, RawTokenizer, Stemmer, TextAnalyzer, Token, TokenFilter, TokenStream, Tokenizer,
+};
 
-use super::cached_tokenizer::{stem, word_stemmer};
+use super::cached_tokenizer::stem;
+
+/// tantivy's English stemmer, for one word at a time.
+fn word_stemmer() -> TextAnalyzer {
+    TextAnalyzer::builder(RawTokenizer::default())
+        .filter(Stemmer::new(Language::English))
+        .build()
+}
 
 #[derive(Clone)]
 pub struct SelectiveStemmer {

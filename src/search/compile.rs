@@ -22,7 +22,6 @@ use super::synonyms::{Synonyms, squash};
 use crate::catalog::{Tag, slugify};
 use crate::error::Error;
 use crate::ident;
-use crate::index::ARXIV;
 use crate::index::analysis::{self, terms_with_positions};
 use crate::index::{Fields, identifier_query};
 
@@ -530,12 +529,8 @@ impl<'a> Compiler<'a> {
                 ))
             }
             FieldName::Kind => match value.to_lowercase().as_str() {
-                // Imported records are papers without saying so.
-                "paper" | "papers" => Box::new(BooleanQuery::new(vec![
-                    (Occur::Should, exact(f.kind, "paper")),
-                    (Occur::Should, exact(f.collection, ARXIV)),
-                ])),
-                "project" | "projects" => exact(f.kind, "project"),
+                "paper" | "papers" => crate::index::kind_query(&f, "paper"),
+                "project" | "projects" => crate::index::kind_query(&f, "project"),
                 _ => return Err(bad("expected paper or project")),
             },
             FieldName::Year => {

@@ -244,7 +244,10 @@ struct Batch {
 /// The number of the first line of each block, and after them one more
 /// than the number of lines.
 fn first_lines(batches: &[Batch]) -> Vec<u64> {
-    let mut counts: Vec<(usize, u64)> = batches.iter().flat_map(|b| b.lines.clone()).collect();
+    let mut counts: Vec<(usize, u64)> = batches
+        .iter()
+        .flat_map(|b| b.lines.iter().copied())
+        .collect();
     counts.sort_unstable();
     let mut first = Vec::with_capacity(counts.len() + 1);
     let mut next = 1;

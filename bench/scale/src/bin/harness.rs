@@ -95,18 +95,8 @@ fn timed_together<const N: usize>(mut engines: [Box<dyn FnMut(usize) + '_>; N]) 
     times
 }
 
-fn timed(mut query: impl FnMut(usize)) -> Vec<Duration> {
-    for i in 0..QUERIES.len() {
-        query(i); // warm-up
-    }
-    let mut times = Vec::new();
-    for _ in 0..RUNS {
-        for i in 0..QUERIES.len() {
-            let started = Instant::now();
-            query(i);
-            times.push(started.elapsed());
-        }
-    }
+fn timed(query: impl FnMut(usize)) -> Vec<Duration> {
+    let [times] = timed_together([Box::new(query)]);
     times
 }
 

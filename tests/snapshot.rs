@@ -344,6 +344,44 @@ fn malformed_lines_are_numbered_across_a_multi_megabyte_file() {
     assert_eq!(common::json_ids(&long), ["arxiv:1412.91000"]);
 }
 
+/// The stderr of a search for `query`.
+fn search_stderr(fixture: &Fixture, query: &str) -> String {
+    stderr_of(&fixture.cmd().args(["search", query]).output().unwrap())
+}
+
+#[test]
+fn typos_reach_every_imported_title_word_and_prefer_the_more_used() {
+    // An import writes each word to the typo dictionary once, however many
+    // titles use it; repair still reaches a word of any title, and among
+    // equally close words still prefers the one more titles use.
+    let fixture = fixture();
+    let titles = [
+        "Zantrix Offloading",
+        "Zentrix Offloading",
+        "Zentrix Offloading of Glimmerings",
+        "Zentrix Offloading",
+    ];
+    let lines: Vec<String> = titles
+        .iter()
+        .enumerate()
+        .map(|(i, title)| {
+            let id = format!("1412.9980{i}");
+            line(&id, title, "cs.DC", "Mon, 2 Mar 2020 10:00:00 GMT", "None.")
+        })
+        .collect();
+    import_lines(&fixture, &(lines.join("\n") + "\n"));
+    let repaired = search_stderr(&fixture, "glimmerngs");
+    assert!(
+        repaired.contains("searched for glimmerings (not glimmerngs)"),
+        "{repaired}"
+    );
+    let preferred = search_stderr(&fixture, "zintrix");
+    assert!(
+        preferred.contains("searched for zentrix (not zintrix)"),
+        "{preferred}"
+    );
+}
+
 #[test]
 fn identifiers_find_their_record() {
     let fixture = fixture();

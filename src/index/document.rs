@@ -7,6 +7,7 @@ use tantivy::{TantivyDocument, Term};
 
 use super::analysis::{joined_hyphenated, joined_pairs};
 use super::schema::{Fields, identifier_key, identifier_query};
+use super::seen_words::SeenWords;
 use crate::catalog::{Entry, Vocabulary};
 use crate::ident;
 use crate::ingest::cache::CachedEntry;
@@ -147,7 +148,14 @@ impl Record {
         }
     }
 
-    pub fn to_document(&self, fields: &Fields, vocabulary: &Vocabulary) -> TantivyDocument {
+    /// The index document. With `seen`, only words it has not seen are
+    /// written to the typo dictionary (see [`SeenWords`]).
+    pub fn to_document(
+        &self,
+        fields: &Fields,
+        vocabulary: &Vocabulary,
+        seen: Option<&mut SeenWords>,
+    ) -> TantivyDocument {
         let mut doc = TantivyDocument::default();
         doc.add_text(fields.collection, &self.collection);
         // An imported record's id and URL follow from its arXiv id: writing
@@ -179,11 +187,17 @@ impl Record {
         // in `authors`, which is analyzed alike (and unique names are the
         // costliest terms to write twice).
         let mut dictionary = String::with_capacity(256);
+        match seen {
+            Some(seen) => seen.push_unseen(&self.title, &mut dictionary),
+            None => {
+                dictionary.push_str(&self.title);
+                dictionary.push(' ');
+            }
+        }
         let mut learn = |text: &str| {
             dictionary.push_str(text);
             dictionary.push(' ');
         };
-        learn(&self.title);
         learn(&self.note);
         for tag in &self.tags {
             doc.add_text(fields.tags, tag);
@@ -219,7 +233,9 @@ impl Record {
                 doc.add_text(fields.joined, joined);
             }
         }
-        doc.add_text(fields.words, dictionary);
+        if !dictionary.is_empty() {
+            doc.add_text(fields.words, dictionary);
+        }
         if let Some(arxiv) = &self.arxiv {
             doc.add_text(fields.arxiv, arxiv);
             doc.add_u64(fields.arxiv_key, identifier_key(arxiv));

@@ -5,6 +5,7 @@ pub mod analysis;
 mod cached_tokenizer;
 mod document;
 pub mod schema;
+mod seen_words;
 mod selective_stemmer;
 mod store;
 mod word_cache;
@@ -15,6 +16,7 @@ use tantivy::{Index, IndexWriter, Term};
 
 pub use document::{ARXIV, ARXIV_ID_PREFIX, CATALOG, Record, id_query, kind_query};
 pub use schema::{Fields, SCHEMA_VERSION, identifier_query};
+pub use seen_words::SeenWords;
 pub use store::{IndexDir, OpenIndex};
 
 use crate::catalog::Catalog;
@@ -172,7 +174,7 @@ pub(crate) fn add_catalog(
     for entry in &catalog.entries {
         let record = Record::from_entry(entry, cache.get(&entry.id));
         with_abstract += usize::from(record.abstract_text.is_some());
-        writer.add_document(record.to_document(fields, &catalog.vocabulary))?;
+        writer.add_document(record.to_document(fields, &catalog.vocabulary, None))?;
     }
     Ok(with_abstract)
 }

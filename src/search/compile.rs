@@ -338,7 +338,18 @@ impl<'a> Compiler<'a> {
         }
         let lower = word.to_lowercase();
         let dictionaries = [self.fields.words, self.fields.authors];
-        match spell::correct(self.searcher, &dictionaries, &lower) {
+        let (searcher, title, english) = (self.searcher, self.fields.title, &mut self.english);
+        // How many titles use the word, by its stem.
+        let in_titles = |candidate: &str| {
+            terms_with_positions(english, candidate)
+                .first()
+                .map_or(0, |(_, stem)| {
+                    searcher
+                        .doc_freq(&Term::from_field_text(title, stem))
+                        .unwrap_or(0)
+                })
+        };
+        match spell::correct(self.searcher, &dictionaries, &lower, in_titles) {
             Some(fixed) if fixed != lower => {
                 self.rewrites
                     .corrections

@@ -2,6 +2,8 @@
 //! word of the index's dictionaries (unstemmed fields such as `words` and
 //! `authors`), allowing more edits for longer words.
 
+use std::collections::BTreeMap;
+
 use tantivy::query::FuzzyTermQuery;
 use tantivy::schema::Field;
 use tantivy::{Searcher, Term};
@@ -17,10 +19,18 @@ pub fn max_edits(len: usize) -> usize {
 }
 
 /// The dictionary word closest to `word` (lower case), preferring fewer edits
-/// and then more documents; `None` when nothing is close enough. Only the
-/// words a Levenshtein automaton accepts are read from the dictionary, not
-/// all of them: a million imported titles make a large one.
-pub fn correct(searcher: &Searcher, fields: &[Field], word: &str) -> Option<String> {
+/// and then more use: the documents that hold it in the dictionaries, plus
+/// `usage` of it elsewhere (an import writes each of its words to the
+/// dictionary only once, so there it says little). `None` when nothing is
+/// close enough. Only the words a Levenshtein automaton accepts are read
+/// from the dictionary, not all of them: a million imported titles make a
+/// large one.
+pub fn correct(
+    searcher: &Searcher,
+    fields: &[Field],
+    word: &str,
+    mut usage: impl FnMut(&str) -> u64,
+) -> Option<String> {
     let word: Vec<char> = word.chars().collect();
     let limit = max_edits(word.len());
     if limit == 0 {
@@ -34,7 +44,9 @@ pub fn correct(searcher: &Searcher, fields: &[Field], word: &str) -> Option<Stri
         true,
     );
     let automaton = fuzzy.automaton().ok()?;
-    let mut best: Option<(usize, u32, String)> = None;
+    // Each candidate's distance and documents; ordered, so ties are decided
+    // alike on every run.
+    let mut candidates: BTreeMap<String, (usize, u64)> = BTreeMap::new();
     let places = searcher
         .segment_readers()
         .iter()
@@ -50,21 +62,32 @@ pub fn correct(searcher: &Searcher, fields: &[Field], word: &str) -> Option<Stri
             let Ok(candidate) = std::str::from_utf8(stream.key()) else {
                 continue;
             };
-            let candidate_chars: Vec<char> = candidate.chars().collect();
-            let Some(distance) = bounded_distance(&word, &candidate_chars, limit) else {
+            let doc_freq = u64::from(stream.value().doc_freq);
+            if let Some(known) = candidates.get_mut(candidate) {
+                known.1 += doc_freq;
                 continue;
-            };
-            let doc_freq = stream.value().doc_freq;
-            let better = match &best {
-                None => true,
-                Some((d, f, _)) => distance < *d || (distance == *d && doc_freq > *f),
-            };
-            if better && distance > 0 {
-                best = Some((distance, doc_freq, candidate.to_string()));
+            }
+            let candidate_chars: Vec<char> = candidate.chars().collect();
+            match bounded_distance(&word, &candidate_chars, limit) {
+                Some(distance) if distance > 0 => {
+                    candidates.insert(candidate.to_string(), (distance, doc_freq));
+                }
+                _ => {}
             }
         }
     }
-    best.map(|(_, _, w)| w)
+    let nearest = candidates.values().map(|c| c.0).min()?;
+    let mut best: Option<(u64, String)> = None;
+    for (candidate, (distance, doc_freq)) in candidates {
+        if distance > nearest {
+            continue;
+        }
+        let used = doc_freq + usage(&candidate);
+        if best.as_ref().is_none_or(|(b, _)| used > *b) {
+            best = Some((used, candidate));
+        }
+    }
+    best.map(|(_, w)| w)
 }
 
 /// Edit distance with adjacent transpositions (optimal string alignment),

@@ -17,7 +17,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use super::record::parse_line;
 use crate::catalog::Catalog;
 use crate::error::Error;
-use crate::index::{IndexDir, Record, add_catalog, commit, fingerprint, schema};
+use crate::index::{IndexDir, Record, SeenWords, add_catalog, commit, fingerprint, schema};
 use crate::ingest::cache::{Cache, FoundBy, IdKind, Identifier};
 use crate::ingest::record::{Source, normalize_whitespace};
 
@@ -319,6 +319,7 @@ fn work(
     options: &ImportOptions,
 ) -> Result<Batch, Error> {
     let mut out = Batch::default();
+    let mut seen = SeenWords::default();
     loop {
         let next = receiver
             .lock()
@@ -368,9 +369,13 @@ fn work(
                 out.filtered += 1;
                 continue;
             }
-            writer.add_document(
-                Record::from_snapshot(parsed).to_document(fields, &catalog.vocabulary),
-            )?;
+            // Imported records are deleted all together or not at all, so
+            // each word needs writing to the typo dictionary only once.
+            writer.add_document(Record::from_snapshot(parsed).to_document(
+                fields,
+                &catalog.vocabulary,
+                Some(&mut seen),
+            ))?;
             out.indexed += 1;
         }
         out.lines.push((block, count));

@@ -17,9 +17,9 @@ pub struct SeenWords {
     hashes: HashSet<u64, BuildHasherDefault<Identity>>,
 }
 
-/// Past this many words the set starts again: a word is then written once
-/// more, which costs a posting, never a word.
-const CAPACITY: usize = 1 << 21;
+/// Past this many words (about 20 MB of hashes) the set starts again: a word
+/// is then written once more, which costs a posting, never a word.
+const CAPACITY: usize = 1 << 20;
 
 impl SeenWords {
     /// Appends to `dictionary` the words of `text` not seen before, each

@@ -37,6 +37,23 @@ fn synonyms_find_work_that_never_names_the_technique() {
 }
 
 #[test]
+fn expansions_say_what_else_was_sought() {
+    let fixture = Fixture::new();
+    // A name of the technique shows the technique...
+    let moe = stderr_of(&search(&fixture, &["MoE"]));
+    assert!(
+        moe.contains("including synonyms: MoE → mixture-of-experts"),
+        "{moe}"
+    );
+    // ...and the technique itself shows its other names, not itself again.
+    let named = stderr_of(&search(&fixture, &["mixture of experts"]));
+    assert!(
+        named.contains("including synonyms: mixture of experts → MoE, sparsely gated\n"),
+        "{named}"
+    );
+}
+
+#[test]
 fn technical_spellings_agree() {
     let fixture = Fixture::new();
     fixture.write(

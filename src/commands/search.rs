@@ -162,9 +162,27 @@ fn report_rewrites(outcome: &SearchOutcome, explain: bool, format: Format, err: 
         let names: Vec<String> = rewrites
             .expansions
             .iter()
-            .map(|(span, tag, _)| format!("{span} → {tag}"))
+            .map(|(span, tag, others)| {
+                // "quantization → quantization" would say nothing.
+                let names_the_tag = span.to_lowercase().replace('-', " ") == tag.replace('-', " ");
+                if names_the_tag && !others.is_empty() {
+                    format!("{span} → {}", shortlist(others))
+                } else {
+                    format!("{span} → {tag}")
+                }
+            })
             .collect();
         let _ = writeln!(err, "including synonyms: {}", names.join(", "));
+    }
+}
+
+/// The first few names, and how many more.
+fn shortlist(names: &[String]) -> String {
+    const SHOWN: usize = 3;
+    let first = names[..names.len().min(SHOWN)].join(", ");
+    match names.len().saturating_sub(SHOWN) {
+        0 => first,
+        more => format!("{first} and {more} more"),
     }
 }
 

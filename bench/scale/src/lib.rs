@@ -8,8 +8,11 @@
 
 use std::fmt::Write;
 
-/// (distml-search query, FTS5 MATCH, FTS5 year range, minimal tantivy query).
-pub const QUERIES: &[(&str, &str, Option<(i64, i64)>, &str)] = &[
+/// One benchmark query, as each engine writes it: (distml-search query, FTS5
+/// MATCH, FTS5 year range, minimal tantivy query).
+pub type Query = (&'static str, &'static str, Option<(i64, i64)>, &'static str);
+
+pub const QUERIES: &[Query] = &[
     ("training", "training", None, "training"),
     ("memory", "memory", None, "memory"),
     ("gpu", "gpu", None, "gpu"),

@@ -8,7 +8,7 @@
 //! The corpus is written to `target/scale/corpus-RECORDS-SEED.jsonl` once and
 //! reused. Builds run in child processes, so that each peak RSS is its own.
 //! The machine may be shared and noisy, so distml-search's import and the
-//! minimal program's build alternate three times (the table shows medians),
+//! minimal program's build alternate five times (the table shows medians),
 //! and both engines' queries are timed in alternating rounds.
 
 use std::path::{Path, PathBuf};
@@ -24,7 +24,7 @@ use serde_json::Value;
 
 const RUNS: usize = 10;
 /// Imports of distml-search, alternated with builds of the minimal program.
-const IMPORTS: usize = 3;
+const IMPORTS: usize = 5;
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -213,6 +213,8 @@ fn run(records: u64, seed: u64) {
     let (f50, f99) = (percentile(&mut fts_times, 0.5), percentile(&mut fts_times, 0.99));
     let cold50 = percentile(&mut cold, 0.5);
     println!("corpus: {records} records, seed {seed}, {:.0} MB of JSON Lines; imports: medians of {IMPORTS}, alternated with the minimal program's; {} queries x {RUNS} alternating rounds after a warm-up", mb(&corpus), QUERIES.len());
+    let runs = |builds: &[(Duration, f64)]| builds.iter().map(|b| format!("{:.1}", b.0.as_secs_f64())).collect::<Vec<_>>().join(", ");
+    println!("import runs, s, fastest first: distml-search {}; minimal tantivy {}", runs(&ours_builds), runs(&raw_builds));
     println!();
     println!("| | distml-search | minimal tantivy | SQLite FTS5 |");
     println!("|---|---|---|---|");

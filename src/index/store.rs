@@ -100,19 +100,38 @@ impl IndexDir {
 
     /// The current generation, or `None` when no index was ever completed.
     pub fn open(&self) -> Result<Option<OpenIndex>, Error> {
-        // A rebuild may retire the generation between reading CURRENT and
-        // opening it; reading CURRENT again then finds the new one.
+        self.open_with(open_generation)
+    }
+
+    fn open_with(
+        &self,
+        mut open_generation: impl FnMut(&Path) -> Result<OpenIndex, Error>,
+    ) -> Result<Option<OpenIndex>, Error> {
+        // A rebuild may retire the generation while it is being opened, and
+        // tantivy takes some of a segment's missing files for empty ones
+        // (positions), which fails searches later. A generation is removed
+        // only after CURRENT names another, so one that CURRENT still names
+        // once every file is open (and open files stay readable after
+        // removal) is whole; otherwise CURRENT names the new one to open.
         let mut last_error = None;
-        for _ in 0..3 {
+        for _ in 0..5 {
             let Some(path) = self.current_generation() else {
                 return Ok(None);
             };
             match open_generation(&path) {
-                Ok(open) => return Ok(Some(open)),
+                Ok(open) if self.current_generation().as_ref() == Some(&path) => {
+                    return Ok(Some(open));
+                }
+                Ok(_) => {}
                 Err(e) => last_error = Some(e),
             }
         }
-        Err(last_error.unwrap_or_else(|| Error::Index("index could not be opened".into())))
+        Err(last_error.unwrap_or_else(|| {
+            Error::Index(format!(
+                "{}: the index kept changing while it was being opened; try again",
+                self.root.display()
+            ))
+        }))
     }
 
     /// Takes the rebuild lock if it is free; `None` says a rebuild is running.
@@ -231,4 +250,43 @@ fn open_generation(path: &Path) -> Result<OpenIndex, Error> {
         fingerprint,
         path: path.to_path_buf(),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A committed, empty generation.
+    fn generation(dir: &IndexDir, lock: &RebuildLock) -> PathBuf {
+        let path = dir.new_generation(lock).unwrap();
+        let writer = super::super::open_writer(&path, false).unwrap();
+        super::super::commit(writer, "test").unwrap();
+        path
+    }
+
+    #[test]
+    fn a_generation_retired_while_it_opens_is_not_used() {
+        let root = tempfile::tempdir().unwrap();
+        let dir = IndexDir::new(root.path());
+        let lock = dir.try_lock().unwrap().unwrap();
+        let first = generation(&dir, &lock);
+        dir.publish(&first, &lock).unwrap();
+        let second = generation(&dir, &lock);
+        let mut opened = Vec::new();
+        let open = dir
+            .open_with(|path| {
+                let open = open_generation(path);
+                if opened.is_empty() {
+                    // A rebuild publishes and removes the first generation
+                    // while it is being opened.
+                    dir.publish(&second, &lock).unwrap();
+                }
+                opened.push(path.to_path_buf());
+                open
+            })
+            .unwrap()
+            .unwrap();
+        assert_eq!(open.path, second);
+        assert_eq!(opened, [first, second]);
+    }
 }

@@ -8,10 +8,10 @@ fn main() {
     let seed: u64 = args.next().and_then(|a| a.parse().ok()).unwrap_or(42);
     let stdout = std::io::stdout();
     let mut out = BufWriter::with_capacity(1 << 20, stdout.lock());
-    if let Err(e) = distml_search_scale::generate(seed, count, &mut out).and_then(|()| out.flush()) {
-        if e.kind() != std::io::ErrorKind::BrokenPipe {
-            eprintln!("generate: {e}");
-            std::process::exit(2);
-        }
+    if let Err(e) = distml_search_scale::generate(seed, count, &mut out).and_then(|()| out.flush())
+        && e.kind() != std::io::ErrorKind::BrokenPipe
+    {
+        eprintln!("generate: {e}");
+        std::process::exit(2);
     }
 }

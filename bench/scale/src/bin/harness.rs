@@ -44,6 +44,7 @@ fn root() -> PathBuf {
 }
 
 /// Runs a child to completion; returns its wall time and peak RSS in MB.
+#[expect(clippy::zombie_processes, reason = "reaped by wait4, which also gives its peak RSS")]
 fn measured(mut command: Command) -> (Duration, f64) {
     let started = Instant::now();
     let child = command.spawn().expect("spawn");

@@ -3,7 +3,7 @@
 use std::io::Write;
 
 use super::{ready_index, stdout_error};
-use crate::catalog::Catalog;
+use crate::catalog::{Catalog, squash};
 use crate::cli::{CollectionArg, FilterArgs, Format, KindArg, SearchArgs, SimilarArgs};
 use crate::error::Error;
 use crate::index::OpenIndex;
@@ -164,8 +164,7 @@ fn report_rewrites(outcome: &SearchOutcome, explain: bool, format: Format, err: 
             .iter()
             .map(|(span, tag, others)| {
                 // "quantization → quantization" would say nothing.
-                let names_the_tag = span.to_lowercase().replace('-', " ") == tag.replace('-', " ");
-                if names_the_tag && !others.is_empty() {
+                if squash(span) == squash(tag) && !others.is_empty() {
                     format!("{span} → {}", shortlist(others))
                 } else {
                     format!("{span} → {tag}")

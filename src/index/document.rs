@@ -48,7 +48,7 @@ pub fn arxiv_record_id(arxiv: &str) -> String {
 pub const ARXIV_ID_PREFIX: &str = "arxiv:";
 
 /// The documents whose `field` holds exactly `text`.
-fn exact(field: Field, text: &str) -> Box<dyn Query> {
+pub fn exact_query(field: Field, text: &str) -> Box<dyn Query> {
     Box::new(TermQuery::new(
         Term::from_field_text(field, text),
         IndexRecordOption::Basic,
@@ -60,13 +60,13 @@ fn exact(field: Field, text: &str) -> Box<dyn Query> {
 pub fn id_query(fields: &Fields, id: &str) -> Box<dyn Query> {
     match id.strip_prefix(ARXIV_ID_PREFIX) {
         Some(arxiv) => Box::new(BooleanQuery::new(vec![
-            (Occur::Must, exact(fields.collection, ARXIV)),
+            (Occur::Must, exact_query(fields.collection, ARXIV)),
             (
                 Occur::Must,
                 identifier_query(fields.arxiv_key, ident::strip_version(arxiv)),
             ),
         ])),
-        None => exact(fields.id, id),
+        None => exact_query(fields.id, id),
     }
 }
 
@@ -74,11 +74,11 @@ pub fn id_query(fields: &Fields, id: &str) -> Box<dyn Query> {
 /// records, which are papers without saying so.
 pub fn kind_query(fields: &Fields, kind: &str) -> Box<dyn Query> {
     if kind != PAPER {
-        return exact(fields.kind, kind);
+        return exact_query(fields.kind, kind);
     }
     Box::new(BooleanQuery::new(vec![
-        (Occur::Should, exact(fields.kind, PAPER)),
-        (Occur::Should, exact(fields.collection, ARXIV)),
+        (Occur::Should, exact_query(fields.kind, PAPER)),
+        (Occur::Should, exact_query(fields.collection, ARXIV)),
     ]))
 }
 
@@ -187,13 +187,6 @@ impl Record {
         // in `authors`, which is analyzed alike (and unique names are the
         // costliest terms to write twice).
         let mut dictionary = String::with_capacity(256);
-        match seen {
-            Some(seen) => seen.push_unseen(&self.title, &mut dictionary),
-            None => {
-                dictionary.push_str(&self.title);
-                dictionary.push(' ');
-            }
-        }
         let mut learn = |text: &str| {
             dictionary.push_str(text);
             dictionary.push(' ');
@@ -219,6 +212,10 @@ impl Record {
                 prose.push(text);
                 learn(text);
             }
+        }
+        match seen {
+            Some(seen) => seen.push_unseen(&self.title, &mut dictionary),
+            None => learn(&self.title),
         }
         if let Some(source) = self.abstract_source.as_ref().filter(|_| !imported) {
             doc.add_text(fields.abstract_source, source);

@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 
 use tantivy::{Index, IndexWriter, Term};
 
-pub use document::{ARXIV, ARXIV_ID_PREFIX, CATALOG, Record, id_query, kind_query};
+pub use document::{ARXIV, ARXIV_ID_PREFIX, CATALOG, Record, exact_query, id_query, kind_query};
 pub use schema::{Fields, SCHEMA_VERSION, identifier_query};
 pub use seen_words::SeenWords;
 pub use store::{IndexDir, OpenIndex};

@@ -1,8 +1,7 @@
 //! The typo dictionary needs each word once, not once per document: an
 //! import writes to it only the words that it has not written before.
 
-use std::collections::HashSet;
-use std::hash::{BuildHasherDefault, Hasher};
+use rustc_hash::FxHashSet;
 
 /// The words (runs of letters and digits, as written) already written to the
 /// typo dictionary by one import worker.
@@ -14,7 +13,7 @@ pub struct SeenWords {
     /// XXH3 hashes of the words. Two of a million words share a hash with
     /// odds of about 1 in 37 million; the cost is one word the typo repair
     /// cannot reach.
-    hashes: HashSet<u64, BuildHasherDefault<Identity>>,
+    hashes: FxHashSet<u64>,
 }
 
 /// Past this many words (about 20 MB of hashes) the set starts again: a word
@@ -45,26 +44,6 @@ impl SeenWords {
                 dictionary.push(' ');
             }
         }
-    }
-}
-
-/// The keys are hashes already.
-#[derive(Default)]
-struct Identity(u64);
-
-impl Hasher for Identity {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = self.0.rotate_left(8) ^ u64::from(b);
-        }
-    }
-
-    fn write_u64(&mut self, n: u64) {
-        self.0 = n;
     }
 }
 

@@ -105,7 +105,7 @@ impl IndexDir {
 
     fn open_with(
         &self,
-        mut open_generation: impl FnMut(&Path) -> Result<OpenIndex, Error>,
+        mut open: impl FnMut(&Path) -> Result<OpenIndex, Error>,
     ) -> Result<Option<OpenIndex>, Error> {
         // A rebuild may retire the generation while it is being opened, and
         // tantivy takes some of a segment's missing files for empty ones
@@ -118,9 +118,9 @@ impl IndexDir {
             let Some(path) = self.current_generation() else {
                 return Ok(None);
             };
-            match open_generation(&path) {
-                Ok(open) if self.current_generation().as_ref() == Some(&path) => {
-                    return Ok(Some(open));
+            match open(&path) {
+                Ok(opened) if self.current_generation().as_ref() == Some(&path) => {
+                    return Ok(Some(opened));
                 }
                 Ok(_) => {}
                 Err(e) => last_error = Some(e),

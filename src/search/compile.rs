@@ -23,7 +23,7 @@ use crate::catalog::{Tag, slugify};
 use crate::error::Error;
 use crate::ident;
 use crate::index::analysis::{self, terms_with_positions};
-use crate::index::{Fields, identifier_query};
+use crate::index::{Fields, exact_query, identifier_query};
 
 /// What the compiler did to the query, for the user to see.
 #[derive(Debug, Default, Clone, PartialEq)]
@@ -508,18 +508,12 @@ impl<'a> Compiler<'a> {
         if value.is_empty() {
             return Err(bad("empty value"));
         }
-        let exact = |field: Field, text: &str| -> Q {
-            Box::new(TermQuery::new(
-                Term::from_field_text(field, text),
-                IndexRecordOption::Basic,
-            ))
-        };
         let query: Q = match field {
             FieldName::Tag => {
                 let tag = self
                     .resolve_tag(value)
                     .ok_or_else(|| bad(&self.tag_suggestions(value)))?;
-                exact(f.tags, &tag)
+                exact_query(f.tags, &tag)
             }
             FieldName::Section => {
                 let mut sections = self.resolve_sections(value);
@@ -535,7 +529,7 @@ impl<'a> Compiler<'a> {
                 Box::new(BooleanQuery::new(
                     sections
                         .iter()
-                        .map(|s| (Occur::Should, exact(f.section, s)))
+                        .map(|s| (Occur::Should, exact_query(f.section, s)))
                         .collect(),
                 ))
             }
@@ -577,7 +571,7 @@ impl<'a> Compiler<'a> {
             FieldName::Arxiv => identifier_query(f.arxiv_key, ident::strip_version(value)),
             FieldName::Doi => identifier_query(f.doi_key, &value.to_lowercase()),
             FieldName::Collection => match value.to_lowercase().as_str() {
-                c @ ("catalog" | "arxiv") => exact(f.collection, c),
+                c @ ("catalog" | "arxiv") => exact_query(f.collection, c),
                 _ => return Err(bad("expected catalog or arxiv")),
             },
         };

@@ -11,6 +11,7 @@ pub mod ident;
 pub mod index;
 pub mod ingest;
 pub mod locations;
+pub mod model;
 mod render;
 pub mod search;
 pub mod snapshot;

@@ -22,30 +22,11 @@ pub use vocabulary::{Tag, Vocabulary};
 pub use write::{render_entry, render_section_header};
 
 /// The name of the vocabulary file inside a catalog folder.
+pub use crate::model::Kind;
+
 pub const TAGS_FILE: &str = "tags.toml";
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Kind {
-    Paper,
-    Project,
-}
-
-impl Kind {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Kind::Paper => "paper",
-            Kind::Project => "project",
-        }
-    }
-
-    pub fn parse(s: &str) -> Option<Kind> {
-        match s {
-            "paper" => Some(Kind::Paper),
-            "project" => Some(Kind::Project),
-            _ => None,
-        }
-    }
-}
+/// The optional file of ranking weights (read by search, not an entry file).
+pub const RANKING_FILE: &str = "ranking.toml";
 
 /// A heading of the list, stored as the `[section]` table of its file.
 #[derive(Debug, Clone, PartialEq, Eq)]

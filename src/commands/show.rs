@@ -8,7 +8,8 @@ use super::{load_valid_catalog, stdout_error};
 use crate::catalog::Entry;
 use crate::cli::ShowArgs;
 use crate::error::Error;
-use crate::index::{ARXIV_ID_PREFIX, Fields, IndexDir, Record};
+use crate::index::{Fields, IndexDir};
+use crate::model::{ARXIV_ID_PREFIX, Record};
 use crate::ingest::cache::{CachedEntry, FoundBy, Identifier};
 use crate::locations::Locations;
 use crate::render::Style;
@@ -142,7 +143,7 @@ fn text_view(entry: &Entry, r: &Record, cached: Option<&CachedEntry>, style: &St
     };
     let catalog_source = format!("catalog: {}", entry.origin.entry);
     line("id", r.id.clone(), String::new());
-    line("kind", r.kind.clone(), String::new());
+    line("kind", r.kind.to_string(), String::new());
     line("section", r.section.clone(), String::new());
     let authors_source = match cached.and_then(|c| c.authors.as_ref()) {
         Some(a) if !a.value.is_empty() => format!("from {}", a.source.as_str()),

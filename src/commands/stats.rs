@@ -7,7 +7,8 @@ use super::{load_valid_catalog, stdout_error};
 use crate::catalog::Kind;
 use crate::error::Error;
 use crate::fsutil::dir_size;
-use crate::index::{CATALOG, IndexDir};
+use crate::index::IndexDir;
+use crate::model::Collection;
 use crate::locations::Locations;
 
 /// What the current index holds, without building one.
@@ -23,7 +24,7 @@ fn index_summary(locations: &Locations) -> Result<String, Error> {
     }
     Ok(format!(
         "index: catalog {}, imported from arXiv {}; {:.1} MB in {}",
-        open.collection_size(CATALOG),
+        open.collection_size(Collection::Catalog),
         open.imported_records(),
         dir_size(&open.path) as f64 / 1e6,
         open.path.display()

@@ -11,41 +11,10 @@ use super::seen_words::SeenWords;
 use crate::catalog::{Entry, Vocabulary};
 use crate::ident;
 use crate::ingest::cache::CachedEntry;
-use crate::ingest::record::normalize_whitespace;
-use crate::snapshot::SnapshotRecord;
-
-pub const CATALOG: &str = "catalog";
-pub const ARXIV: &str = "arxiv";
-
-/// An indexed record, as search results show it.
-#[derive(Debug, Clone, PartialEq, Default)]
-pub struct Record {
-    /// `catalog`, or `arxiv` for snapshot records.
-    pub collection: String,
-    pub id: String,
-    pub kind: String,
-    pub title: String,
-    pub authors: Vec<String>,
-    /// `authors` are only the first authors.
-    pub et_al: bool,
-    pub venue: Option<String>,
-    pub year: Option<i64>,
-    pub section: String,
-    pub tags: Vec<String>,
-    pub url: String,
-    pub arxiv: Option<String>,
-    pub doi: Option<String>,
-    pub note: String,
-    pub abstract_text: Option<String>,
-    pub abstract_source: Option<String>,
-}
-
-/// The id of an imported record: `arxiv:` and its arXiv id.
-pub fn arxiv_record_id(arxiv: &str) -> String {
-    format!("{ARXIV_ID_PREFIX}{arxiv}")
-}
-
-pub const ARXIV_ID_PREFIX: &str = "arxiv:";
+use crate::model::{
+    ARXIV_ID_PREFIX, Collection, Kind, Record, Source, arxiv_record_id, arxiv_url,
+    normalize_whitespace,
+};
 
 /// The documents whose `field` holds exactly `text`.
 pub fn exact_query(field: Field, text: &str) -> Box<dyn Query> {
@@ -60,7 +29,7 @@ pub fn exact_query(field: Field, text: &str) -> Box<dyn Query> {
 pub fn id_query(fields: &Fields, id: &str) -> Box<dyn Query> {
     match id.strip_prefix(ARXIV_ID_PREFIX) {
         Some(arxiv) => Box::new(BooleanQuery::new(vec![
-            (Occur::Must, exact_query(fields.collection, ARXIV)),
+            (Occur::Must, exact_query(fields.collection, Collection::Arxiv.as_str())),
             (
                 Occur::Must,
                 identifier_query(fields.arxiv_key, ident::strip_version(arxiv)),
@@ -72,20 +41,17 @@ pub fn id_query(fields: &Fields, id: &str) -> Box<dyn Query> {
 
 /// Finds the records of this kind (`paper`, `project`), including imported
 /// records, which are papers without saying so.
-pub fn kind_query(fields: &Fields, kind: &str) -> Box<dyn Query> {
-    if kind != PAPER {
-        return exact_query(fields.kind, kind);
+pub fn kind_query(fields: &Fields, kind: Kind) -> Box<dyn Query> {
+    if kind != Kind::Paper {
+        return exact_query(fields.kind, kind.as_str());
     }
     Box::new(BooleanQuery::new(vec![
-        (Occur::Should, exact_query(fields.kind, PAPER)),
-        (Occur::Should, exact_query(fields.collection, ARXIV)),
+        (Occur::Should, exact_query(fields.kind, Kind::Paper.as_str())),
+        (
+            Occur::Should,
+            exact_query(fields.collection, Collection::Arxiv.as_str()),
+        ),
     ]))
-}
-
-const PAPER: &str = "paper";
-
-fn arxiv_url(arxiv: &str) -> String {
-    format!("https://arxiv.org/abs/{arxiv}")
 }
 
 impl Record {
@@ -98,9 +64,9 @@ impl Record {
         let authors = fetched.map_or_else(|| entry.authors.clone(), |a| a.value.clone());
         let abstract_sourced = cached.and_then(|c| c.abstract_text.as_ref());
         Record {
-            collection: CATALOG.to_string(),
+            collection: Collection::Catalog,
             id: entry.id.clone(),
-            kind: entry.kind.as_str().to_string(),
+            kind: entry.kind,
             title: entry.title.clone(),
             authors,
             et_al: entry.et_al && fetched.is_none(),
@@ -120,31 +86,7 @@ impl Record {
                 .or_else(|| cached.and_then(|c| c.doi.as_ref()).map(|i| i.value.clone())),
             note: entry.note.clone(),
             abstract_text: abstract_sourced.map(|a| a.value.clone()),
-            abstract_source: abstract_sourced.map(|a| a.source.as_str().to_string()),
-        }
-    }
-
-    /// A snapshot record: a paper of the `arxiv` collection.
-    pub fn from_snapshot(snapshot: SnapshotRecord) -> Record {
-        let r = snapshot.record;
-        let arxiv = r.arxiv.unwrap_or_default();
-        Record {
-            collection: ARXIV.to_string(),
-            id: arxiv_record_id(&arxiv),
-            kind: PAPER.to_string(),
-            title: r.title,
-            authors: r.authors,
-            et_al: false,
-            venue: Some(r.journal_ref.unwrap_or_else(|| "arXiv".to_string())),
-            year: r.year,
-            section: snapshot.primary_category.unwrap_or_default(),
-            tags: Vec::new(),
-            url: arxiv_url(&arxiv),
-            abstract_source: r.abstract_text.as_ref().map(|_| "arxiv".to_string()),
-            abstract_text: r.abstract_text,
-            arxiv: Some(arxiv),
-            doi: r.doi,
-            note: String::new(),
+            abstract_source: abstract_sourced.map(|a| a.source),
         }
     }
 
@@ -157,17 +99,17 @@ impl Record {
         seen: Option<&mut SeenWords>,
     ) -> TantivyDocument {
         let mut doc = TantivyDocument::default();
-        doc.add_text(fields.collection, &self.collection);
+        doc.add_text(fields.collection, self.collection.as_str());
         // An imported record's id and URL follow from its arXiv id: writing
         // them would add two terms found in no other document, the costliest
         // kind, to each of a million records. Its kind (paper) and abstract
         // source (arXiv) follow from its collection: each field a million
         // records write costs a second or so of an import.
-        let imported = self.collection == ARXIV;
+        let imported = self.is_imported();
         if !imported {
             doc.add_text(fields.id, &self.id);
             doc.add_text(fields.url, &self.url);
-            doc.add_text(fields.kind, &self.kind);
+            doc.add_text(fields.kind, self.kind.as_str());
         }
         doc.add_text(fields.title, &self.title);
         for author in &self.authors {
@@ -217,8 +159,8 @@ impl Record {
             Some(seen) => seen.push_unseen(&self.title, &mut dictionary),
             None => learn(&self.title),
         }
-        if let Some(source) = self.abstract_source.as_ref().filter(|_| !imported) {
-            doc.add_text(fields.abstract_source, source);
+        if let Some(source) = self.abstract_source.filter(|_| !imported) {
+            doc.add_text(fields.abstract_source, source.as_str());
         }
         for part in prose.into_iter().filter(|p| !p.is_empty()) {
             let joined = if imported {
@@ -256,8 +198,12 @@ impl Record {
                 .filter_map(|v| v.as_str().map(str::to_string))
                 .collect::<Vec<_>>()
         };
-        let collection = text(fields.collection).unwrap_or_default();
-        let imported = collection == ARXIV;
+        let imported = text(fields.collection).as_deref() == Some(Collection::Arxiv.as_str());
+        let collection = if imported {
+            Collection::Arxiv
+        } else {
+            Collection::Catalog
+        };
         let arxiv = text(fields.arxiv);
         let derived = |make: fn(&str) -> String| {
             imported
@@ -266,15 +212,18 @@ impl Record {
                 .unwrap_or_default()
         };
         let abstract_text = text(fields.abstract_text).map(|a| normalize_whitespace(&a));
-        let implied = |value: &str, when: bool| (imported && when).then(|| value.to_string());
         Record {
             id: text(fields.id).unwrap_or_else(|| derived(arxiv_record_id)),
             url: text(fields.url).unwrap_or_else(|| derived(arxiv_url)),
+            // Imported records are papers, their abstracts from arXiv,
+            // without saying so (see `to_document`).
             kind: text(fields.kind)
-                .or_else(|| implied(PAPER, true))
+                .and_then(|k| Kind::parse(&k))
                 .unwrap_or_default(),
-            abstract_source: text(fields.abstract_source)
-                .or_else(|| implied(ARXIV, abstract_text.is_some())),
+            abstract_source: match text(fields.abstract_source) {
+                Some(source) => Source::parse(&source),
+                None => (imported && abstract_text.is_some()).then_some(Source::Arxiv),
+            },
             collection,
             title: text(fields.title).unwrap_or_default(),
             authors: all(fields.authors),

@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 
 use tantivy::{Index, IndexWriter, Term};
 
-pub use document::{ARXIV, ARXIV_ID_PREFIX, CATALOG, Record, exact_query, id_query, kind_query};
+pub use document::{exact_query, id_query, kind_query};
 pub use schema::{Fields, SCHEMA_VERSION, identifier_query};
 pub use seen_words::SeenWords;
 pub use store::{IndexDir, OpenIndex};
@@ -22,6 +22,7 @@ pub use store::{IndexDir, OpenIndex};
 use crate::catalog::Catalog;
 use crate::error::Error;
 use crate::ingest::cache::Cache;
+use crate::model::{Collection, Record};
 
 /// Memory for the index writer: ample for the catalog.
 const WRITER_MEMORY: usize = 64 * 1024 * 1024;
@@ -156,7 +157,7 @@ fn replace_catalog(
 ) -> Result<(usize, usize), Error> {
     let fields = Fields::from_schema(&open.index.schema())?;
     let writer: IndexWriter = open.index.writer_with_num_threads(1, WRITER_MEMORY)?;
-    writer.delete_term(Term::from_field_text(fields.collection, CATALOG));
+    writer.delete_term(Term::from_field_text(fields.collection, Collection::Catalog.as_str()));
     let with_abstract = add_catalog(&writer, &fields, catalog, cache)?;
     commit(writer, fingerprint)?;
     Ok((catalog.entries.len(), with_abstract))

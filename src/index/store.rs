@@ -5,6 +5,7 @@
 //! killed or failed rebuild leaves `CURRENT` on the previous generation, which
 //! searches keep using. One rebuild runs at a time, under a file lock.
 
+use crate::model::Collection;
 use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -38,12 +39,12 @@ impl OpenIndex {
 
     /// How many records the collection (`catalog`, `arxiv`) holds, read by
     /// field name so that an index of an older schema can tell too.
-    pub fn collection_size(&self, collection: &str) -> u64 {
+    pub fn collection_size(&self, collection: Collection) -> u64 {
         let Ok(field) = self.index.schema().get_field("collection") else {
             return 0;
         };
         let members = tantivy::query::TermQuery::new(
-            tantivy::Term::from_field_text(field, collection),
+            tantivy::Term::from_field_text(field, collection.as_str()),
             tantivy::schema::IndexRecordOption::Basic,
         );
         let count = self
@@ -55,7 +56,7 @@ impl OpenIndex {
 
     /// How many records a snapshot import added.
     pub fn imported_records(&self) -> u64 {
-        self.collection_size(super::ARXIV)
+        self.collection_size(Collection::Arxiv)
     }
 
     /// The stored document with this id (an entry's, or `arxiv:ID`).

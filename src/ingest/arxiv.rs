@@ -6,7 +6,7 @@ use quick_xml::name::{Namespace, ResolveResult};
 use quick_xml::{NsReader, XmlVersion};
 
 use crate::ident::{is_arxiv_id, is_doi, strip_version};
-use crate::ingest::record::{PaperRecord, normalize_whitespace};
+use crate::model::paper::{PaperRecord, normalize_whitespace};
 
 /// The most ids one `id_list` request carries.
 pub const MAX_IDS_PER_REQUEST: usize = 100;

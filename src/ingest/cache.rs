@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use super::record::Source;
+use crate::model::paper::Source;
 use crate::error::Error;
 use crate::fsutil::write_atomic;
 
@@ -127,7 +127,7 @@ impl CachedEntry {
 
     /// Takes what `record` adds. Good data is never replaced by an empty
     /// value, and the arXiv abstract is kept over a publisher's.
-    pub fn absorb(&mut self, record: &super::record::PaperRecord, source: Source, now: &str) {
+    pub fn absorb(&mut self, record: &crate::model::PaperRecord, source: Source, now: &str) {
         let text = |s: &String| s.trim().is_empty();
         offer(
             &mut self.title,
@@ -262,7 +262,7 @@ impl Cache {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ingest::record::PaperRecord;
+    use crate::model::paper::PaperRecord;
 
     fn record(abstract_text: Option<&str>, authors: &[&str]) -> PaperRecord {
         PaperRecord {

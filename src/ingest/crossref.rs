@@ -12,7 +12,7 @@ use serde::{Deserialize, Deserializer};
 use url::Url;
 
 use crate::ident;
-use crate::ingest::record::{PaperRecord, normalize_whitespace};
+use crate::model::paper::{PaperRecord, normalize_whitespace};
 
 /// arXiv registers its DOIs with DataCite; Crossref answers 404 for them.
 const ARXIV_DOI_PREFIX: &str = "10.48550/";

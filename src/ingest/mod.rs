@@ -8,7 +8,6 @@ pub mod crossref;
 pub mod http;
 pub mod openalex;
 mod progress;
-pub mod record;
 pub mod resolve;
 mod run;
 

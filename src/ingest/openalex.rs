@@ -14,7 +14,7 @@ use crate::ident;
 use crate::ingest::crossref::{
     body_snippet, json_body, json_error_parts, nullable, push_segments, strip_markup,
 };
-use crate::ingest::record::{PaperRecord, normalize_whitespace};
+use crate::model::paper::{PaperRecord, normalize_whitespace};
 
 /// OpenAlex's maximum `per_page`.
 const MAX_PER_PAGE: usize = 200;

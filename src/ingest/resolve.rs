@@ -4,7 +4,7 @@
 //! accepted only when its title matches almost exactly and the first author
 //! or the year agrees; a near miss becomes a candidate for a curator.
 
-use super::record::PaperRecord;
+use crate::model::paper::PaperRecord;
 use crate::catalog::{Entry, normalize_title};
 
 /// Title similarity at or above which a result can be accepted.

@@ -10,7 +10,7 @@ use super::cache::{Cache, CachedEntry, Candidate, FoundBy, IdKind, Identifier};
 use super::config::IngestConfig;
 use super::http::{FetchError, HostPolicy, HttpClient, host_key};
 use super::progress::Phase;
-use super::record::{PaperRecord, Source};
+use crate::model::paper::{PaperRecord, Source};
 use super::resolve::{Verdict, best};
 use super::{arxiv, crossref, openalex};
 use crate::catalog::{Catalog, Entry, Kind};

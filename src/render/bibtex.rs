@@ -3,7 +3,7 @@
 
 use std::fmt::Write;
 
-use crate::index::Record;
+use crate::model::{Kind, Record};
 
 /// Venues that are journals rather than proceedings.
 const JOURNALS: &[&str] = &[
@@ -26,7 +26,7 @@ pub fn entry(r: &Record) -> String {
     let venue = r.venue.clone().unwrap_or_default();
     let lower = venue.to_lowercase();
     let kind =
-        if r.kind == "project" || PREPRINTS.iter().any(|p| lower.contains(p)) || venue.is_empty() {
+        if r.kind == Kind::Project || PREPRINTS.iter().any(|p| lower.contains(p)) || venue.is_empty() {
             "misc"
         } else if JOURNALS.iter().any(|j| lower.contains(j)) {
             "article"
@@ -49,7 +49,7 @@ pub fn entry(r: &Record) -> String {
     match kind {
         "article" => field("journal", &escape(&venue)),
         "inproceedings" => field("booktitle", &escape(&venue)),
-        _ if !venue.is_empty() && r.kind == "paper" => field("howpublished", &escape(&venue)),
+        _ if !venue.is_empty() && r.kind == Kind::Paper => field("howpublished", &escape(&venue)),
         _ => {}
     }
     if let Some(year) = r.year {

@@ -3,7 +3,7 @@
 
 use serde_json::{Value, json};
 
-use crate::index::Record;
+use crate::model::Record;
 use crate::search::{Hit, Snippet};
 
 pub fn record_value(r: &Record) -> Value {

@@ -13,7 +13,7 @@ use std::fmt::Write;
 
 use super::Style;
 use super::text::{inert, truncate, wrap, wrap_words};
-use crate::index::Record;
+use crate::model::{Kind, Record};
 use crate::search::{Hit, Snippet};
 
 pub fn hit_block(hit: &Hit, style: &Style) -> String {
@@ -66,7 +66,7 @@ pub fn byline(r: &Record) -> String {
     if !venue_year.is_empty() {
         parts.push(venue_year);
     }
-    if r.kind == "project" {
+    if r.kind == Kind::Project {
         parts.push("project".to_string());
     }
     parts.push(inert(&r.section));

@@ -8,8 +8,7 @@ use serde::Deserialize;
 
 use crate::error::Error;
 
-/// The optional file of ranking weights in a catalog folder.
-pub const RANKING_FILE: &str = "ranking.toml";
+use crate::catalog::RANKING_FILE;
 
 /// How much a match in each field counts, relative to the abstract.
 #[derive(Debug, Clone, Copy, Deserialize)]

@@ -534,8 +534,10 @@ impl<'a> Compiler<'a> {
                 ))
             }
             FieldName::Kind => match value.to_lowercase().as_str() {
-                "paper" | "papers" => crate::index::kind_query(&f, "paper"),
-                "project" | "projects" => crate::index::kind_query(&f, "project"),
+                "paper" | "papers" => crate::index::kind_query(&f, crate::model::Kind::Paper),
+                "project" | "projects" => {
+                    crate::index::kind_query(&f, crate::model::Kind::Project)
+                }
                 _ => return Err(bad("expected paper or project")),
             },
             FieldName::Year => {

@@ -27,7 +27,8 @@ pub use two_phase::Ranking;
 
 use crate::catalog::Vocabulary;
 use crate::error::Error;
-use crate::index::{CATALOG, Fields, OpenIndex, Record};
+use crate::index::{Fields, OpenIndex};
+use crate::model::{Collection, Record};
 use synonyms::Synonyms;
 
 pub struct SearchRequest<'a> {
@@ -204,7 +205,7 @@ pub fn search(
         hits.sort_by(|(a, _), (b, _)| {
             b.score
                 .total_cmp(&a.score)
-                .then((b.record.collection == CATALOG).cmp(&(a.record.collection == CATALOG)))
+                .then((!b.record.is_imported()).cmp(&!a.record.is_imported()))
                 .then(b.record.year.cmp(&a.record.year))
                 .then(a.record.id.cmp(&b.record.id))
         });
@@ -242,15 +243,15 @@ fn listing(
     query: &dyn Query,
     wanted: usize,
 ) -> Result<Vec<(f32, DocAddress)>, Error> {
-    let collection = |name: &str| -> Box<dyn Query> {
+    let collection = |name: Collection| -> Box<dyn Query> {
         Box::new(TermQuery::new(
-            Term::from_field_text(fields.collection, name),
+            Term::from_field_text(fields.collection, name.as_str()),
             IndexRecordOption::Basic,
         ))
     };
     let catalog = BooleanQuery::new(vec![
         (Occur::Must, query.box_clone()),
-        (Occur::Must, collection(CATALOG)),
+        (Occur::Must, collection(Collection::Catalog)),
     ]);
     let mut top = newest_dated(searcher, &catalog, wanted)?;
     if top.len() < wanted {
@@ -258,7 +259,7 @@ fn listing(
         // is cheaper than intersecting with all the imported ones.
         let imported = BooleanQuery::new(vec![
             (Occur::Must, query.box_clone()),
-            (Occur::MustNot, collection(CATALOG)),
+            (Occur::MustNot, collection(Collection::Catalog)),
         ]);
         let dated = match year_span(searcher)? {
             Some(years) if searcher.num_docs() >= TWO_PHASE_MIN_DOCS => {

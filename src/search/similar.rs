@@ -7,7 +7,8 @@ use tantivy::query::{BooleanQuery, MoreLikeThisQuery, Occur, Query};
 
 use super::Hit;
 use crate::error::Error;
-use crate::index::{Fields, OpenIndex, Record, id_query};
+use crate::index::{Fields, OpenIndex, id_query};
+use crate::model::Record;
 
 pub fn similar(open: &OpenIndex, id: &str, limit: usize) -> Result<Vec<Hit>, Error> {
     let searcher = open.reader.searcher();

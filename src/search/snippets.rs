@@ -52,7 +52,7 @@ pub fn add_snippets(
 
 /// What shows a hit that matched in neither field (a filter alone, or words
 /// found in its title): its note, else its abstract's opening.
-fn unmatched(record: &crate::index::Record) -> Snippet {
+fn unmatched(record: &crate::model::Record) -> Snippet {
     let opening = record
         .abstract_text
         .as_deref()

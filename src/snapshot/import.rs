@@ -17,9 +17,9 @@ use indicatif::{ProgressBar, ProgressStyle};
 use super::record::parse_line;
 use crate::catalog::Catalog;
 use crate::error::Error;
-use crate::index::{IndexDir, Record, SeenWords, add_catalog, commit, fingerprint, schema};
+use crate::index::{IndexDir, SeenWords, add_catalog, commit, fingerprint, schema};
 use crate::ingest::cache::{Cache, FoundBy, IdKind, Identifier};
-use crate::ingest::record::{Source, normalize_whitespace};
+use crate::model::paper::{Source, normalize_whitespace};
 
 pub struct ImportOptions {
     /// A `.jsonl` or `.jsonl.gz` file, or `-` for standard input.
@@ -238,7 +238,7 @@ struct Batch {
     /// (block, lines in it) of every block this worker read.
     lines: Vec<(usize, u64)>,
     /// Records of catalog entries, merged into the cache afterwards.
-    merged: Vec<crate::ingest::record::PaperRecord>,
+    merged: Vec<crate::model::paper::PaperRecord>,
 }
 
 /// The number of the first line of each block, and after them one more
@@ -371,7 +371,7 @@ fn work(
             }
             // Imported records are deleted all together or not at all, so
             // each word needs writing to the typo dictionary only once.
-            writer.add_document(Record::from_snapshot(parsed).to_document(
+            writer.add_document(parsed.into_record().to_document(
                 fields,
                 &catalog.vocabulary,
                 Some(&mut seen),

@@ -6,7 +6,9 @@ use std::borrow::Cow;
 use serde::Deserialize;
 
 use crate::ident;
-use crate::ingest::record::{PaperRecord, normalize_whitespace};
+use crate::model::{
+    Collection, Kind, PaperRecord, Record, Source, arxiv_record_id, arxiv_url, normalize_whitespace,
+};
 
 /// Fields borrow from the line where it has no escapes: most of a record is
 /// read once, not copied.
@@ -124,6 +126,32 @@ fn year_of_id(id: &str) -> Option<i64> {
     let yy: i64 = id.get(..2)?.parse().ok()?;
     id.contains('.')
         .then_some(if yy >= 91 { 1900 + yy } else { 2000 + yy })
+}
+
+impl SnapshotRecord {
+    /// The record to index: a paper of the `arxiv` collection.
+    pub fn into_record(self) -> Record {
+        let r = self.record;
+        let arxiv = r.arxiv.unwrap_or_default();
+        Record {
+            collection: Collection::Arxiv,
+            id: arxiv_record_id(&arxiv),
+            kind: Kind::Paper,
+            title: r.title,
+            authors: r.authors,
+            et_al: false,
+            venue: Some(r.journal_ref.unwrap_or_else(|| "arXiv".to_string())),
+            year: r.year,
+            section: self.primary_category.unwrap_or_default(),
+            tags: Vec::new(),
+            url: arxiv_url(&arxiv),
+            abstract_source: r.abstract_text.as_ref().map(|_| Source::Arxiv),
+            abstract_text: r.abstract_text,
+            arxiv: Some(arxiv),
+            doi: r.doi,
+            note: String::new(),
+        }
+    }
 }
 
 #[cfg(test)]

@@ -19,6 +19,18 @@ impl Source {
             Source::Openalex => "openalex",
         }
     }
+
+    pub fn parse(name: &str) -> Option<Source> {
+        [Source::Arxiv, Source::Crossref, Source::Openalex]
+            .into_iter()
+            .find(|s| s.as_str() == name)
+    }
+}
+
+impl std::fmt::Display for Source {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
 }
 
 /// One paper as a source describes it. Text fields are plain text with

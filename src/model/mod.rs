@@ -1,0 +1,11 @@
+//! The records that flow between the stages: what a source says about a
+//! paper (`paper`), and the record that is indexed and shown (`record`).
+//! Every stage imports these; none of them imports a stage.
+
+mod kind;
+pub mod paper;
+mod record;
+
+pub use kind::{Collection, Kind};
+pub use paper::{PaperRecord, Source, normalize_whitespace};
+pub use record::{ARXIV_ID_PREFIX, Record, arxiv_record_id, arxiv_url};

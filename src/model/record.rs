@@ -1,0 +1,41 @@
+//! The record of one work as the index holds it and search results show it.
+
+use super::{Collection, Kind, Source};
+
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Record {
+    pub collection: Collection,
+    pub id: String,
+    pub kind: Kind,
+    pub title: String,
+    pub authors: Vec<String>,
+    /// `authors` are only the first authors.
+    pub et_al: bool,
+    pub venue: Option<String>,
+    pub year: Option<i64>,
+    pub section: String,
+    pub tags: Vec<String>,
+    pub url: String,
+    pub arxiv: Option<String>,
+    pub doi: Option<String>,
+    pub note: String,
+    pub abstract_text: Option<String>,
+    pub abstract_source: Option<Source>,
+}
+
+impl Record {
+    pub fn is_imported(&self) -> bool {
+        self.collection == Collection::Arxiv
+    }
+}
+
+pub const ARXIV_ID_PREFIX: &str = "arxiv:";
+
+/// The id of an imported record: `arxiv:` and its arXiv id.
+pub fn arxiv_record_id(arxiv: &str) -> String {
+    format!("{ARXIV_ID_PREFIX}{arxiv}")
+}
+
+pub fn arxiv_url(arxiv: &str) -> String {
+    format!("https://arxiv.org/abs/{arxiv}")
+}

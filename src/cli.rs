@@ -5,6 +5,9 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
+use crate::model::{Collection, Kind};
+use crate::search::YearRange;
+
 /// Search the literature of distributed machine learning: papers and projects
 /// on pipeline, tensor, sequence and expert parallelism, ZeRO and offloading,
 /// rematerialization, collectives, fault tolerance and serving.
@@ -90,10 +93,10 @@ pub struct FilterArgs {
     pub section: Option<String>,
     /// Only papers or only projects
     #[arg(long, value_enum)]
-    pub kind: Option<KindArg>,
+    pub kind: Option<Kind>,
     /// Only these years: 2021, 2020..2023, ..2019 or 2022..
     #[arg(long, value_name = "YEARS")]
-    pub year: Option<String>,
+    pub year: Option<YearRange>,
     /// Only this venue (words of its name)
     #[arg(long, value_name = "VENUE")]
     pub venue: Option<String>,
@@ -105,6 +108,7 @@ pub struct FilterArgs {
     pub collection: CollectionArg,
 }
 
+/// `--collection`: one collection, or all of them (no filter).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, Default)]
 pub enum CollectionArg {
     Catalog,
@@ -113,10 +117,26 @@ pub enum CollectionArg {
     All,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum KindArg {
-    Paper,
-    Project,
+impl CollectionArg {
+    /// The collection to keep, if only one.
+    pub fn only(self) -> Option<Collection> {
+        match self {
+            CollectionArg::Catalog => Some(Collection::Catalog),
+            CollectionArg::Arxiv => Some(Collection::Arxiv),
+            CollectionArg::All => None,
+        }
+    }
+}
+
+/// `--kind paper|project`: the model's kinds, spelt as the catalog spells them.
+impl ValueEnum for Kind {
+    fn value_variants<'a>() -> &'a [Self] {
+        &Kind::ALL
+    }
+
+    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
+        Some(clap::builder::PossibleValue::new(self.as_str()))
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

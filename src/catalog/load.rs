@@ -25,9 +25,7 @@ pub fn load_dir(dir: &Path) -> Result<(Catalog, Vec<Problem>), Error> {
     let mut paths = Vec::new();
     for item in read_dir {
         let path = item.map_err(|e| Error::io(dir, e))?.path();
-        let settings = path
-            .file_name()
-            .is_some_and(|n| n == super::RANKING_FILE);
+        let settings = path.file_name().is_some_and(|n| n == super::RANKING_FILE);
         if path.extension().is_some_and(|x| x == "toml") && path.is_file() && !settings {
             paths.push(path);
         }

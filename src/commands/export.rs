@@ -7,8 +7,8 @@ use crate::cli::{ExportArgs, ExportFormat};
 use crate::error::Error;
 use crate::fsutil::write_atomic;
 use crate::index::Fields;
-use crate::model::Record;
 use crate::locations::Locations;
+use crate::model::Record;
 use crate::render::json::record_value;
 use tantivy::{DocAddress, TantivyDocument};
 

@@ -8,11 +8,12 @@ use crate::cli::CollectionArg;
 use crate::cli::ListArgs;
 use crate::error::Error;
 use crate::locations::Locations;
+use crate::model::Collection;
 use crate::render::Style;
 use crate::render::json::record_value;
 use crate::render::table::byline;
 use crate::render::text::{inert, truncate};
-use crate::search::{FieldName, SearchRequest};
+use crate::search::{Filter, Origin, SearchRequest};
 
 /// Returns whether any entry was listed.
 pub fn run(
@@ -30,7 +31,10 @@ pub fn run(
     }
     let (catalog, open) = ready_index(locations, err)?;
     let mut filters = filters(&args.filters);
-    filters.push((FieldName::Collection, "catalog".into()));
+    filters.push((
+        Filter::Collection(Collection::Catalog),
+        Origin::Flag("--collection"),
+    ));
     let request = SearchRequest {
         query: "",
         filters,

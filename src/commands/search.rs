@@ -4,12 +4,14 @@ use std::io::Write;
 
 use super::{ready_index, stdout_error};
 use crate::catalog::{Catalog, squash};
-use crate::cli::{CollectionArg, FilterArgs, Format, KindArg, SearchArgs, SimilarArgs};
+use crate::cli::{FilterArgs, Format, SearchArgs, SimilarArgs};
 use crate::error::Error;
 use crate::index::OpenIndex;
 use crate::locations::Locations;
 use crate::render::{Style, bibtex, json, table};
-use crate::search::{Boosts, FieldName, Hit, SearchOutcome, SearchRequest, search, similar};
+use crate::search::{
+    Boosts, Expansion, Filter, Hit, Origin, SearchOutcome, SearchRequest, search, similar,
+};
 
 /// Returns whether anything was found.
 pub fn run(
@@ -89,37 +91,39 @@ pub fn search_catalog(
     )
 }
 
-pub fn filters(args: &FilterArgs) -> Vec<(FieldName, String)> {
-    let mut filters: Vec<(FieldName, String)> = args
+/// The filter flags, typed; each remembers its flag for error messages.
+pub fn filters(args: &FilterArgs) -> Vec<(Filter, Origin)> {
+    let text = |value: &str| value.trim().to_string();
+    let mut filters: Vec<(Filter, Origin)> = args
         .tag
         .iter()
-        .map(|t| (FieldName::Tag, t.clone()))
+        .map(|t| (Filter::Tag(text(t)), Origin::Flag("--tag")))
         .collect();
-    let mut add = |field, value: &Option<String>| {
-        if let Some(v) = value {
-            filters.push((field, v.clone()));
-        }
-    };
-    add(FieldName::Section, &args.section);
-    add(FieldName::Year, &args.year);
-    add(FieldName::Venue, &args.venue);
-    add(FieldName::Author, &args.author);
-    match args.collection {
-        CollectionArg::All => {}
-        CollectionArg::Catalog => filters.push((FieldName::Collection, "catalog".into())),
-        CollectionArg::Arxiv => filters.push((FieldName::Collection, "arxiv".into())),
-    }
-    if let Some(kind) = args.kind {
-        filters.push((
-            FieldName::Kind,
-            if kind == KindArg::Paper {
-                "paper"
-            } else {
-                "project"
-            }
-            .into(),
-        ));
-    }
+    let flagged = [
+        (
+            args.section.as_deref().map(|v| Filter::Section(text(v))),
+            "--section",
+        ),
+        (args.year.map(Filter::Year), "--year"),
+        (
+            args.venue.as_deref().map(|v| Filter::Venue(text(v))),
+            "--venue",
+        ),
+        (
+            args.author.as_deref().map(|v| Filter::Author(text(v))),
+            "--author",
+        ),
+        (
+            args.collection.only().map(Filter::Collection),
+            "--collection",
+        ),
+        (args.kind.map(Filter::Kind), "--kind"),
+    ];
+    filters.extend(
+        flagged
+            .into_iter()
+            .filter_map(|(filter, flag)| Some((filter?, Origin::Flag(flag)))),
+    );
     filters
 }
 
@@ -140,7 +144,7 @@ fn report_rewrites(outcome: &SearchOutcome, explain: bool, format: Format, err: 
     if explain {
         let _ = writeln!(err, "query: {}", outcome.parsed);
         let _ = writeln!(err, "ranking: {}", outcome.ranking);
-        for (span, tag, others) in &rewrites.expansions {
+        for Expansion { span, tag, others } in &rewrites.expansions {
             let _ = writeln!(
                 err,
                 "expanded {span:?} to tag {tag} and {}",
@@ -162,7 +166,7 @@ fn report_rewrites(outcome: &SearchOutcome, explain: bool, format: Format, err: 
         let names: Vec<String> = rewrites
             .expansions
             .iter()
-            .map(|(span, tag, others)| {
+            .map(|Expansion { span, tag, others }| {
                 // "quantization → quantization" would say nothing.
                 if squash(span) == squash(tag) && !others.is_empty() {
                     format!("{span} → {}", shortlist(others))

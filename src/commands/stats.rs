@@ -8,8 +8,8 @@ use crate::catalog::Kind;
 use crate::error::Error;
 use crate::fsutil::dir_size;
 use crate::index::IndexDir;
-use crate::model::Collection;
 use crate::locations::Locations;
+use crate::model::Collection;
 
 /// What the current index holds, without building one.
 fn index_summary(locations: &Locations) -> Result<String, Error> {

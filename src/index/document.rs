@@ -29,7 +29,10 @@ pub fn exact_query(field: Field, text: &str) -> Box<dyn Query> {
 pub fn id_query(fields: &Fields, id: &str) -> Box<dyn Query> {
     match id.strip_prefix(ARXIV_ID_PREFIX) {
         Some(arxiv) => Box::new(BooleanQuery::new(vec![
-            (Occur::Must, exact_query(fields.collection, Collection::Arxiv.as_str())),
+            (
+                Occur::Must,
+                exact_query(fields.collection, Collection::Arxiv.as_str()),
+            ),
             (
                 Occur::Must,
                 identifier_query(fields.arxiv_key, ident::strip_version(arxiv)),
@@ -46,7 +49,10 @@ pub fn kind_query(fields: &Fields, kind: Kind) -> Box<dyn Query> {
         return exact_query(fields.kind, kind.as_str());
     }
     Box::new(BooleanQuery::new(vec![
-        (Occur::Should, exact_query(fields.kind, Kind::Paper.as_str())),
+        (
+            Occur::Should,
+            exact_query(fields.kind, Kind::Paper.as_str()),
+        ),
         (
             Occur::Should,
             exact_query(fields.collection, Collection::Arxiv.as_str()),

@@ -157,7 +157,10 @@ fn replace_catalog(
 ) -> Result<(usize, usize), Error> {
     let fields = Fields::from_schema(&open.index.schema())?;
     let writer: IndexWriter = open.index.writer_with_num_threads(1, WRITER_MEMORY)?;
-    writer.delete_term(Term::from_field_text(fields.collection, Collection::Catalog.as_str()));
+    writer.delete_term(Term::from_field_text(
+        fields.collection,
+        Collection::Catalog.as_str(),
+    ));
     let with_abstract = add_catalog(&writer, &fields, catalog, cache)?;
     commit(writer, fingerprint)?;
     Ok((catalog.entries.len(), with_abstract))

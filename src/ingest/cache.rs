@@ -8,9 +8,9 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use crate::model::paper::Source;
 use crate::error::Error;
 use crate::fsutil::write_atomic;
+use crate::model::paper::Source;
 
 pub const CACHE_FILE: &str = "metadata.json";
 const FORMAT_VERSION: u32 = 1;

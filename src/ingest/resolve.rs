@@ -4,8 +4,8 @@
 //! accepted only when its title matches almost exactly and the first author
 //! or the year agrees; a near miss becomes a candidate for a curator.
 
-use crate::model::paper::PaperRecord;
 use crate::catalog::{Entry, normalize_title};
+use crate::model::paper::PaperRecord;
 
 /// Title similarity at or above which a result can be accepted.
 pub const ACCEPT: f64 = 0.95;

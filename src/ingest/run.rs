@@ -10,12 +10,12 @@ use super::cache::{Cache, CachedEntry, Candidate, FoundBy, IdKind, Identifier};
 use super::config::IngestConfig;
 use super::http::{FetchError, HostPolicy, HttpClient, host_key};
 use super::progress::Phase;
-use crate::model::paper::{PaperRecord, Source};
 use super::resolve::{Verdict, best};
 use super::{arxiv, crossref, openalex};
 use crate::catalog::{Catalog, Entry, Kind};
 use crate::clock::{days_since, now_rfc3339};
 use crate::error::Error;
+use crate::model::paper::{PaperRecord, Source};
 
 /// "Not found" is asked again after this many days.
 const NOT_FOUND_DAYS: i64 = 30;

@@ -25,14 +25,16 @@ const KEY_STOP_WORDS: &[&str] = &[
 pub fn entry(r: &Record) -> String {
     let venue = r.venue.clone().unwrap_or_default();
     let lower = venue.to_lowercase();
-    let kind =
-        if r.kind == Kind::Project || PREPRINTS.iter().any(|p| lower.contains(p)) || venue.is_empty() {
-            "misc"
-        } else if JOURNALS.iter().any(|j| lower.contains(j)) {
-            "article"
-        } else {
-            "inproceedings"
-        };
+    let kind = if r.kind == Kind::Project
+        || PREPRINTS.iter().any(|p| lower.contains(p))
+        || venue.is_empty()
+    {
+        "misc"
+    } else if JOURNALS.iter().any(|j| lower.contains(j)) {
+        "article"
+    } else {
+        "inproceedings"
+    };
     let mut out = format!("@{kind}{{{},\n", key(r));
     let mut field = |name: &str, value: &str| {
         if !value.is_empty() {
@@ -146,7 +148,7 @@ mod tests {
     fn record() -> Record {
         Record {
             id: "gpipe-2019".into(),
-            kind: "paper".into(),
+            kind: Kind::Paper,
             title: "GPipe: Efficient Training of Giant Neural Networks using Pipeline Parallelism"
                 .into(),
             authors: vec!["Yanping Huang".into()],

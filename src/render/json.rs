@@ -41,7 +41,7 @@ pub fn hit_line(hit: &Hit) -> String {
         );
         map.insert("snippet".into(), snippet_value(hit.snippet.as_ref()));
         if let Some(s) = &hit.snippet {
-            map.insert("snippet_field".into(), json!(s.field));
+            map.insert("snippet_field".into(), json!(s.field.as_str()));
             let ranges: Vec<[usize; 2]> = s.highlights.iter().map(|r| [r.start, r.end]).collect();
             map.insert("highlights".into(), json!(ranges));
         }

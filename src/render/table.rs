@@ -14,7 +14,7 @@ use std::fmt::Write;
 use super::Style;
 use super::text::{inert, truncate, wrap, wrap_words};
 use crate::model::{Kind, Record};
-use crate::search::{Hit, Snippet};
+use crate::search::{Hit, Snippet, SnippetField};
 
 pub fn hit_block(hit: &Hit, style: &Style) -> String {
     let r = &hit.record;
@@ -96,7 +96,7 @@ fn snippet_lines(snippet: &Snippet, style: &Style, indent: &str) -> Vec<String> 
     if let Some(first) = words.first_mut() {
         first.0.insert_str(
             0,
-            if snippet.field == "abstract" {
+            if snippet.field == SnippetField::Abstract {
                 "abstract: "
             } else {
                 ""

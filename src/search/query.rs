@@ -8,6 +8,7 @@
 
 use std::fmt;
 
+use super::filter::{Filter, Origin};
 use crate::error::Error;
 
 /// Longer queries are cut to this many terms, with a note.
@@ -16,56 +17,30 @@ const MAX_DEPTH: usize = 16;
 /// Characters beyond this are ignored before parsing, with a note.
 pub const MAX_QUERY_CHARS: usize = 4096;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum FieldName {
-    Tag,
-    Section,
-    Author,
-    Venue,
-    Kind,
-    Year,
-    Title,
-    Id,
-    Arxiv,
-    Doi,
-    Collection,
-}
+/// The fields a query can name, and other spellings of them.
+pub const FIELDS: &[&str] = &[
+    "tag",
+    "section",
+    "author",
+    "venue",
+    "kind",
+    "year",
+    "title",
+    "id",
+    "arxiv",
+    "doi",
+    "collection",
+];
 
-impl FieldName {
-    pub const ALL: &'static [(&'static str, FieldName)] = &[
-        ("tag", FieldName::Tag),
-        ("section", FieldName::Section),
-        ("author", FieldName::Author),
-        ("venue", FieldName::Venue),
-        ("kind", FieldName::Kind),
-        ("year", FieldName::Year),
-        ("title", FieldName::Title),
-        ("id", FieldName::Id),
-        ("arxiv", FieldName::Arxiv),
-        ("doi", FieldName::Doi),
-        ("collection", FieldName::Collection),
-    ];
-
-    fn parse(name: &str) -> Option<FieldName> {
-        let name = name.to_ascii_lowercase();
-        let name = match name.as_str() {
-            "tags" => "tag",
-            "authors" | "by" => "author",
-            "years" => "year",
-            other => other,
-        };
-        FieldName::ALL
-            .iter()
-            .find(|(n, _)| *n == name)
-            .map(|(_, f)| *f)
-    }
-
-    pub fn as_str(self) -> &'static str {
-        FieldName::ALL
-            .iter()
-            .find(|(_, f)| *f == self)
-            .map_or("?", |(n, _)| n)
-    }
+fn field_name(name: &str) -> Option<&'static str> {
+    let name = name.to_ascii_lowercase();
+    let name = match name.as_str() {
+        "tags" => "tag",
+        "authors" | "by" => "author",
+        "years" => "year",
+        other => other,
+    };
+    FIELDS.iter().copied().find(|f| *f == name)
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -78,9 +53,14 @@ pub enum Node {
         text: String,
         column: usize,
     },
-    Field {
-        field: FieldName,
-        value: String,
+    /// `field:value` for every field but the title.
+    Filter {
+        filter: Filter,
+        origin: Origin,
+    },
+    /// `title:words`: words sought in titles only, and scored.
+    Title {
+        text: String,
         column: usize,
     },
     /// `-x` or `NOT x`.
@@ -106,7 +86,8 @@ impl fmt::Display for Node {
         match self {
             Node::Word { text, .. } => write!(f, "{text}"),
             Node::Phrase { text, .. } => write!(f, "\"{text}\""),
-            Node::Field { field, value, .. } => write!(f, "{}:{value:?}", field.as_str()),
+            Node::Filter { filter, .. } => write!(f, "{filter}"),
+            Node::Title { text, .. } => write!(f, "title:{text:?}"),
             Node::Not(n) => write!(f, "NOT {n}"),
             Node::Required(n) => write!(f, "+{n}"),
             Node::And(nodes) => list(f, nodes, " AND "),
@@ -121,7 +102,7 @@ impl fmt::Display for Node {
 enum Token {
     Word(String),
     Phrase(String),
-    Field(FieldName, String),
+    Field(&'static str, String),
     And,
     Or,
     Not,
@@ -220,11 +201,10 @@ fn lex(input: &str, notes: &mut Vec<String>) -> Result<Vec<(Token, usize)>, Erro
             let word: String = chars[start..i].iter().collect();
             let has_value = i + 1 < chars.len() && chars[i] == ':' && !chars[i + 1].is_whitespace();
             if i < chars.len() && chars[i] == ':' && has_value && !word.is_empty() {
-                let Some(field) = FieldName::parse(&word) else {
-                    let known: Vec<&str> = FieldName::ALL.iter().map(|(n, _)| *n).collect();
+                let Some(field) = field_name(&word) else {
                     return Err(Error::Query(format!(
                         "unknown field `{word}:` at column {column} (fields: {}); put the words in quotes to search for them",
-                        known.join(", ")
+                        FIELDS.join(", ")
                     )));
                 };
                 i += 1;
@@ -335,11 +315,7 @@ impl Parser {
             Token::Plus => self.unary()?.map(|n| Node::Required(Box::new(n))),
             Token::Word(text) => Some(Node::Word { text, column }),
             Token::Phrase(text) => Some(Node::Phrase { text, column }),
-            Token::Field(field, value) => Some(Node::Field {
-                field,
-                value,
-                column,
-            }),
+            Token::Field(field, value) => Some(field_node(field, value.trim(), column)?),
             Token::Open => {
                 self.depth += 1;
                 if self.depth > MAX_DEPTH {
@@ -359,6 +335,25 @@ impl Parser {
             }
             Token::Close | Token::And | Token::Or => None,
         })
+    }
+}
+
+/// `field:value`, its value checked where it can be without an index.
+fn field_node(field: &'static str, value: &str, column: usize) -> Result<Node, Error> {
+    let problem = |what: &str| Error::Query(format!("{field}:{value} at column {column}: {what}"));
+    if value.is_empty() {
+        return Err(problem("empty value"));
+    }
+    match Filter::from_field(field, value) {
+        None => Ok(Node::Title {
+            text: value.to_string(),
+            column,
+        }),
+        Some(Ok(filter)) => Ok(Node::Filter {
+            filter,
+            origin: Origin::Column(column),
+        }),
+        Some(Err(what)) => Err(problem(&what)),
     }
 }
 
@@ -386,7 +381,7 @@ impl Node {
 pub fn words(node: &Node, out: &mut Vec<String>) {
     match node {
         Node::Word { text, .. } | Node::Phrase { text, .. } => out.push(text.clone()),
-        Node::Field { .. } | Node::All => {}
+        Node::Filter { .. } | Node::Title { .. } | Node::All => {}
         Node::Not(n) | Node::Required(n) => words(n, out),
         Node::And(ns) | Node::Or(ns) | Node::Group(ns) => ns.iter().for_each(|n| words(n, out)),
     }
@@ -441,6 +436,15 @@ mod tests {
             "error: unbalanced ')' at column 9: remove it or add a '(' before it"
         );
         assert!(show("colour:red").starts_with("error: unknown field `colour:` at column 1"));
+        assert_eq!(
+            show("moe year:soon"),
+            "error: year:soon at column 5: expected a year such as 2021, or a range such as 2020..2023"
+        );
+        assert_eq!(
+            show("kind:tool"),
+            "error: kind:tool at column 1: expected paper or project"
+        );
+        assert_eq!(show("tag:\"\""), "error: tag: at column 1: empty value");
         assert_eq!(show("   "), "error: the query has no words to search for");
         assert!(show(&format!("{}x", "(".repeat(40))).contains("nested more than 16 deep"));
     }

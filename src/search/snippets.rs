@@ -8,7 +8,7 @@ use tantivy::schema::Field;
 use tantivy::snippet::SnippetGenerator;
 use tantivy::{Searcher, Term};
 
-use super::{Hit, Snippet};
+use super::{Hit, Snippet, SnippetField};
 use crate::error::Error;
 use crate::index::Fields;
 use crate::index::analysis::english_for_highlighting;
@@ -23,15 +23,18 @@ pub fn add_snippets(
     hits: &mut [Hit],
 ) -> Result<(), Error> {
     let mut generators = Vec::new();
-    for (name, field) in [("abstract", fields.abstract_text), ("note", fields.note)] {
+    for (name, field) in [
+        (SnippetField::Abstract, fields.abstract_text),
+        (SnippetField::Note, fields.note),
+    ] {
         generators.push((name, generator(searcher, query, field)?));
     }
     for hit in hits {
         let mut best: Option<Snippet> = None;
         for (name, generator) in &generators {
-            let text = match *name {
-                "abstract" => hit.record.abstract_text.as_deref(),
-                _ => Some(hit.record.note.as_str()),
+            let text = match name {
+                SnippetField::Abstract => hit.record.abstract_text.as_deref(),
+                SnippetField::Note => Some(hit.record.note.as_str()),
             };
             let Some(text) = text else { continue };
             let snippet = generator.snippet(text);
@@ -42,7 +45,7 @@ pub fn add_snippets(
                 .as_ref()
                 .is_none_or(|b| snippet.highlighted().len() > b.highlights.len())
             {
-                best = Some(excerpt(name, text, &snippet));
+                best = Some(excerpt(*name, text, &snippet));
             }
         }
         hit.snippet = best.or_else(|| Some(unmatched(&hit.record)));
@@ -59,7 +62,7 @@ fn unmatched(record: &crate::model::Record) -> Snippet {
         .filter(|_| record.note.is_empty());
     let Some(text) = opening else {
         return Snippet {
-            field: "note",
+            field: SnippetField::Note,
             text: record.note.clone(),
             highlights: Vec::new(),
         };
@@ -77,7 +80,7 @@ fn unmatched(record: &crate::model::Record) -> Snippet {
         out.push('…');
     }
     Snippet {
-        field: "abstract",
+        field: SnippetField::Abstract,
         text: out,
         highlights: Vec::new(),
     }
@@ -85,7 +88,7 @@ fn unmatched(record: &crate::model::Record) -> Snippet {
 
 /// The fragment with an ellipsis on each side where the field goes on (past
 /// more than punctuation).
-fn excerpt(field: &'static str, text: &str, snippet: &tantivy::snippet::Snippet) -> Snippet {
+fn excerpt(field: SnippetField, text: &str, snippet: &tantivy::snippet::Snippet) -> Snippet {
     let range = snippet.fragment_range();
     let trivial = |s: &str| {
         s.chars()

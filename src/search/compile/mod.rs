@@ -1,0 +1,213 @@
+//! From a parsed query to a tantivy query, as a value: `compile(tree, mode)`
+//! gives the query and what compiling it found (whether it scores, filters
+//! or holds phrases; the techniques it expanded). Words are matched across
+//! fields with their weights and technique names expanded (`words`), filters
+//! resolved against the catalog (`filters`); spelling is repaired before, on
+//! the tree (`spelling`).
+
+mod filters;
+mod spelling;
+mod words;
+
+use tantivy::Searcher;
+use tantivy::query::{AllQuery, BooleanQuery, EmptyQuery, Occur, Query};
+use tantivy::tokenizer::TextAnalyzer;
+
+pub use spelling::repair_spelling;
+
+use super::boosts::Boosts;
+use super::query::Node;
+use super::seek_union::SeekUnion;
+use super::synonyms::Synonyms;
+use crate::error::Error;
+use crate::index::Fields;
+use crate::index::analysis;
+
+type Q = Box<dyn Query>;
+
+/// What a compilation reads: the index, the vocabulary and the weights.
+pub struct Context<'a> {
+    pub searcher: &'a Searcher,
+    pub fields: &'a Fields,
+    pub synonyms: &'a Synonyms<'a>,
+    pub sections: &'a [String],
+    pub boosts: Boosts,
+}
+
+/// What the compiled query is for (see `two_phase`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    /// Matches and scores exactly, walking every match.
+    Exhaustive,
+    /// The term queries of `Exhaustive` only, which tantivy can prune
+    /// (block-max WAND): to find candidates.
+    Terms,
+    /// The phrase queries of `Exhaustive` only: the other candidates. A
+    /// document's exact score is its score here plus under `Terms`.
+    Phrases,
+    /// Scores exactly, as `Exhaustive`, but cheap to seek: for ranking a few
+    /// candidates.
+    Rank,
+}
+
+/// A technique found in the query: the words, its tag, and the other names
+/// that were sought.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Expansion {
+    pub span: String,
+    pub tag: String,
+    pub others: Vec<String>,
+}
+
+pub struct Compiled {
+    pub query: Q,
+    /// Whether any clause can score (false for filters alone).
+    pub scoring: bool,
+    /// Whether any filter was applied.
+    pub filtered: bool,
+    /// Whether the query holds phrase queries (else it is its own terms part).
+    pub phrases: bool,
+    pub expansions: Vec<Expansion>,
+    /// Words that produced no searchable term (stop words, symbols).
+    pub ignored: Vec<String>,
+}
+
+pub fn compile(cx: &Context<'_>, tree: &Node, mode: Mode) -> Result<Compiled, Error> {
+    let mut compilation = Compilation {
+        cx,
+        mode,
+        english: analysis::english(),
+        names: analysis::names(),
+        scoring: false,
+        filtered: false,
+        phrases: false,
+        expansions: Vec::new(),
+        ignored: Vec::new(),
+    };
+    let query = compilation.node(tree)?;
+    Ok(Compiled {
+        query,
+        scoring: compilation.scoring,
+        filtered: compilation.filtered,
+        phrases: compilation.phrases,
+        expansions: compilation.expansions,
+        ignored: compilation.ignored,
+    })
+}
+
+/// One compilation under way: what it has found so far.
+struct Compilation<'c> {
+    cx: &'c Context<'c>,
+    mode: Mode,
+    english: TextAnalyzer,
+    names: TextAnalyzer,
+    scoring: bool,
+    filtered: bool,
+    phrases: bool,
+    expansions: Vec<Expansion>,
+    ignored: Vec<String>,
+}
+
+impl Compilation<'_> {
+    fn node(&mut self, node: &Node) -> Result<Q, Error> {
+        let query = match node {
+            Node::Group(children) => self.group(children)?,
+            Node::And(children) => {
+                let mut clauses = Vec::new();
+                for child in children {
+                    match child {
+                        Node::Not(inner) => clauses.push((Occur::MustNot, self.node(inner)?)),
+                        _ => clauses.push((Occur::Must, self.node(child)?)),
+                    }
+                }
+                with_positive(clauses)
+            }
+            Node::Or(children) => {
+                let clauses = children
+                    .iter()
+                    .map(|c| self.node(c))
+                    .collect::<Result<Vec<_>, Error>>()?;
+                self.any_of(clauses)
+            }
+            Node::Not(inner) => with_positive(vec![(Occur::MustNot, self.node(inner)?)]),
+            Node::Required(inner) => self.node(inner)?,
+            Node::Filter { filter, origin } => self.filter(filter, *origin)?,
+            Node::Title { text, column } => self.title(text, *column)?,
+            Node::Word { .. } | Node::Phrase { .. } => self.group(std::slice::from_ref(node))?,
+            Node::All => Box::new(AllQuery),
+        };
+        Ok(query)
+    }
+
+    /// Side-by-side terms: runs of plain words are scanned for technique
+    /// names and joined spellings; each term may match.
+    fn group(&mut self, children: &[Node]) -> Result<Q, Error> {
+        let mut clauses: Vec<(Occur, Q)> = Vec::new();
+        let mut filters: Vec<(Occur, Q)> = Vec::new();
+        let mut run: Vec<&str> = Vec::new();
+        for child in children {
+            if let Node::Word { text, .. } = child {
+                run.push(text);
+                continue;
+            }
+            self.words(&run, &mut clauses);
+            run.clear();
+            match child {
+                Node::Phrase { text, .. } => {
+                    let parts = self.phrase(text);
+                    clauses.extend(parts.into_iter().map(|q| (Occur::Should, q)));
+                }
+                Node::Not(inner) => clauses.push((Occur::MustNot, self.node(inner)?)),
+                Node::Required(inner) => clauses.push((Occur::Must, self.node(inner)?)),
+                Node::Filter { .. } | Node::Title { .. } => {
+                    filters.push((Occur::Must, self.node(child)?));
+                }
+                other => clauses.push((Occur::Should, self.node(other)?)),
+            }
+        }
+        self.words(&run, &mut clauses);
+        let (should, mut clauses): (Vec<_>, Vec<_>) =
+            clauses.into_iter().partition(|(o, _)| *o == Occur::Should);
+        let should: Vec<Q> = should.into_iter().map(|(_, q)| q).collect();
+        if filters.is_empty() && self.mode != Mode::Rank {
+            // Side by side, where tantivy can prune them.
+            clauses.extend(should.into_iter().map(|q| (Occur::Should, q)));
+        } else if !should.is_empty() {
+            // Filters narrow the words' matches; they must not make every
+            // word optional, so the words become one required alternative.
+            let occur = if filters.is_empty() {
+                Occur::Should
+            } else {
+                Occur::Must
+            };
+            clauses.push((occur, self.any_of(should)));
+        }
+        clauses.extend(filters);
+        Ok(with_positive(clauses))
+    }
+
+    /// Any of `queries`, scores summed. Kept flat (term queries side by side)
+    /// so that tantivy can prune; a seeking union for ranking candidates.
+    fn any_of(&self, mut queries: Vec<Q>) -> Q {
+        if queries.len() == 1 {
+            return queries.remove(0);
+        }
+        match self.mode {
+            Mode::Rank => Box::new(SeekUnion::new(queries)),
+            _ => Box::new(BooleanQuery::new(
+                queries.into_iter().map(|q| (Occur::Should, q)).collect(),
+            )),
+        }
+    }
+}
+
+/// Only exclusions select nothing in tantivy; they apply to everything.
+fn with_positive(mut clauses: Vec<(Occur, Q)>) -> Q {
+    if clauses.is_empty() {
+        return Box::new(EmptyQuery);
+    }
+    if clauses.iter().all(|(o, _)| *o == Occur::MustNot) {
+        clauses.push((Occur::Must, Box::new(AllQuery)));
+    }
+    Box::new(BooleanQuery::new(clauses))
+}

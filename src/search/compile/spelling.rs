@@ -1,0 +1,176 @@
+//! Spelling repair, before compiling: each word that no field knows is
+//! replaced by the closest indexed word (see `spell`), except inside a
+//! technique's name, so that a misspelt name ("gradient checkpointng") is
+//! still recognized once its other words are repaired.
+
+use std::collections::HashMap;
+
+use tantivy::Term;
+use tantivy::schema::Field;
+use tantivy::tokenizer::TextAnalyzer;
+
+use super::Context;
+use crate::catalog::squash;
+use crate::ident;
+use crate::index::analysis::{self, terms_with_positions};
+use crate::search::query::Node;
+use crate::search::spell;
+
+/// A typed word and the word searched instead.
+pub type Correction = (String, String);
+
+/// The tree with its words repaired, and the repairs made (each word once).
+pub fn repair_spelling(cx: &Context<'_>, tree: &Node) -> (Node, Vec<Correction>) {
+    let mut speller = Speller {
+        cx,
+        english: analysis::english(),
+        names: analysis::names(),
+        repairs: HashMap::new(),
+        corrections: Vec::new(),
+    };
+    let tree = speller.node(tree);
+    (tree, speller.corrections)
+}
+
+struct Speller<'c> {
+    cx: &'c Context<'c>,
+    english: TextAnalyzer,
+    names: TextAnalyzer,
+    /// Words already looked up, so that a repeated word is looked up once.
+    repairs: HashMap<String, String>,
+    corrections: Vec<Correction>,
+}
+
+impl Speller<'_> {
+    fn node(&mut self, node: &Node) -> Node {
+        match node {
+            Node::Word { .. } => self.children(std::slice::from_ref(node)).remove(0),
+            Node::Group(children) => Node::Group(self.children(children)),
+            Node::And(children) => Node::And(children.iter().map(|c| self.node(c)).collect()),
+            Node::Or(children) => Node::Or(children.iter().map(|c| self.node(c)).collect()),
+            Node::Not(inner) => Node::Not(Box::new(self.node(inner))),
+            Node::Required(inner) => Node::Required(Box::new(self.node(inner))),
+            Node::Phrase { .. } | Node::Filter { .. } | Node::Title { .. } | Node::All => {
+                node.clone()
+            }
+        }
+    }
+
+    /// Terms side by side: each run of plain words is repaired as a run.
+    fn children(&mut self, children: &[Node]) -> Vec<Node> {
+        let mut out = Vec::with_capacity(children.len());
+        let mut i = 0;
+        while i < children.len() {
+            let run = children[i..]
+                .iter()
+                .take_while(|c| matches!(c, Node::Word { .. }))
+                .count();
+            if run == 0 {
+                out.push(self.node(&children[i]));
+                i += 1;
+                continue;
+            }
+            out.extend(self.run(&children[i..i + run]));
+            i += run;
+        }
+        out
+    }
+
+    /// Words outside a technique's name, repaired.
+    fn run(&mut self, words: &[Node]) -> Vec<Node> {
+        let texts: Vec<&str> = words
+            .iter()
+            .map(|w| match w {
+                Node::Word { text, .. } => text.as_str(),
+                _ => "",
+            })
+            .collect();
+        let mut out = Vec::with_capacity(words.len());
+        let mut i = 0;
+        while i < words.len() {
+            if let Some((len, _)) = self.cx.synonyms.longest_at(&texts, i) {
+                out.extend_from_slice(&words[i..i + len]);
+                i += len;
+                continue;
+            }
+            if let Node::Word { text, column } = &words[i] {
+                out.push(Node::Word {
+                    text: self.repair(text),
+                    column: *column,
+                });
+            }
+            i += 1;
+        }
+        out
+    }
+
+    /// The word itself when any field knows it, else the closest known word.
+    fn repair(&mut self, word: &str) -> String {
+        if let Some(repaired) = self.repairs.get(word) {
+            return repaired.clone();
+        }
+        let repaired = if self.is_known(word) {
+            word.to_string()
+        } else {
+            self.closest(word)
+        };
+        self.repairs.insert(word.to_string(), repaired.clone());
+        repaired
+    }
+
+    /// Whether some field holds every term of the word, or it is not a word
+    /// to repair (an identifier, a symbol, a technique's name).
+    fn is_known(&mut self, word: &str) -> bool {
+        let (searcher, f) = (self.cx.searcher, self.cx.fields);
+        let terms = |analyzer: &mut TextAnalyzer| -> Vec<String> {
+            terms_with_positions(analyzer, word)
+                .into_iter()
+                .map(|(_, t)| t)
+                .collect()
+        };
+        let (english, names) = (terms(&mut self.english), terms(&mut self.names));
+        let in_field = |field: Field, terms: &[String]| {
+            !terms.is_empty()
+                && terms
+                    .iter()
+                    .all(|t| doc_freq(searcher, Term::from_field_text(field, t)) > 0)
+        };
+        [f.title, f.note, f.abstract_text, f.tag_text]
+            .into_iter()
+            .any(|field| in_field(field, &english))
+            || [f.authors, f.venue]
+                .into_iter()
+                .any(|field| in_field(field, &names))
+            || doc_freq(searcher, Term::from_field_text(f.joined, &squash(word))) > 0
+            || ident::is_arxiv_id(word)
+            || names.is_empty()
+            || self.cx.synonyms.lookup(word).is_some()
+    }
+
+    /// The closest word of the typo dictionaries, or the word itself when
+    /// none is close enough.
+    fn closest(&mut self, word: &str) -> String {
+        let lower = word.to_lowercase();
+        let (searcher, f) = (self.cx.searcher, self.cx.fields);
+        let english = &mut self.english;
+        // How many titles use the word, by its stem.
+        let in_titles = |candidate: &str| {
+            terms_with_positions(english, candidate)
+                .first()
+                .map_or(0, |(_, stem)| {
+                    doc_freq(searcher, Term::from_field_text(f.title, stem))
+                })
+        };
+        match spell::correct(searcher, &[f.words, f.authors], &lower, in_titles) {
+            Some(fixed) if fixed != lower => {
+                self.corrections.push((word.to_string(), fixed.clone()));
+                fixed
+            }
+            _ => word.to_string(),
+        }
+    }
+}
+
+fn doc_freq(searcher: &tantivy::Searcher, term: Term) -> u64 {
+    searcher.doc_freq(&term).unwrap_or(0)
+}

@@ -1,0 +1,277 @@
+//! Words and technique names: each word sought in every text field with its
+//! weight, adjacent words also as one ("all reduce" as "allreduce"), and a
+//! technique's name expanded to its tag and its other names.
+
+use std::collections::HashSet;
+
+use tantivy::Term;
+use tantivy::query::{BoostQuery, ConstScoreQuery, Occur, PhraseQuery, TermQuery};
+use tantivy::schema::{Field, IndexRecordOption};
+use tantivy::tokenizer::TextAnalyzer;
+
+use super::{Compilation, Expansion, Mode, Q};
+use crate::catalog::{Tag, squash};
+use crate::ident;
+use crate::index::analysis::{self, terms_with_positions};
+use crate::index::{Fields, identifier_query};
+
+/// About what BM25 gives a word found in one document of a thousand.
+const IDENTIFIER_SCORE: f32 = 7.0;
+
+/// Which analyzer a field's text goes through.
+#[derive(Clone, Copy)]
+enum Analyzer {
+    English,
+    Names,
+}
+
+/// Whether the text was quoted by the user.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Quoting {
+    Quoted,
+    Plain,
+}
+
+impl Compilation<'_> {
+    /// A run of plain words (already spelt right): the longest technique
+    /// names first, then each remaining word, plus each adjacent pair
+    /// written together.
+    pub(super) fn words(&mut self, run: &[&str], clauses: &mut Vec<(Occur, Q)>) {
+        let mut i = 0;
+        let mut plain: Vec<&str> = Vec::new();
+        while i < run.len() {
+            if let Some((len, tag)) = self.cx.synonyms.longest_at(run, i) {
+                let span = run[i..i + len].join(" ");
+                let parts = self.concept(&span, tag, Quoting::Plain);
+                clauses.extend(parts.into_iter().map(|q| (Occur::Should, q)));
+                // The words still count on their own: "pipeline bubble" is
+                // about bubbles, not any pipeline work.
+                if len > 1 {
+                    for word in &run[i..i + len] {
+                        let parts = self.text_parts(word, Quoting::Plain);
+                        clauses.extend(parts.into_iter().map(|q| (Occur::Should, q)));
+                    }
+                }
+                self.pairs(&plain, clauses);
+                plain.clear();
+                i += len;
+                continue;
+            }
+            let word = run[i];
+            i += 1;
+            if word.is_empty() {
+                continue;
+            }
+            if terms_with_positions(&mut self.english, word).is_empty()
+                && terms_with_positions(&mut self.names, word).is_empty()
+            {
+                self.ignored.push(word.to_string());
+                continue;
+            }
+            let parts = self.text_parts(word, Quoting::Plain);
+            clauses.extend(parts.into_iter().map(|q| (Occur::Should, q)));
+            plain.push(word);
+        }
+        self.pairs(&plain, clauses);
+    }
+
+    /// A quoted phrase: a technique's name, or words sought side by side
+    /// (in abstracts too).
+    pub(super) fn phrase(&mut self, text: &str) -> Vec<Q> {
+        match self.cx.synonyms.lookup(text) {
+            Some(tag) => self.concept(text, tag, Quoting::Quoted),
+            None => self.text_parts(text, Quoting::Quoted),
+        }
+    }
+
+    fn pairs(&mut self, words: &[&str], clauses: &mut Vec<(Occur, Q)>) {
+        if self.mode == Mode::Phrases {
+            return;
+        }
+        for pair in words.windows(2) {
+            let joined = format!("{}{}", squash(pair[0]), squash(pair[1]));
+            if !joined.is_empty() {
+                let query = term_query(self.cx.fields.joined, &joined);
+                clauses.push((
+                    Occur::Should,
+                    Box::new(BoostQuery::new(query, self.cx.boosts.joined)),
+                ));
+                self.scoring = true;
+            }
+        }
+    }
+
+    /// A technique: the words as typed, the entries tagged with it, and its
+    /// other names in the text. Returned as side-by-side alternatives: a sum
+    /// of scores whether nested or not, and only flat term queries can be
+    /// pruned.
+    fn concept(&mut self, span: &str, tag: &Tag, quoting: Quoting) -> Vec<Q> {
+        let mut alternatives: Vec<Q> = self.text_parts(span, quoting);
+        if self.mode != Mode::Phrases {
+            let tagged = term_query(self.cx.fields.tags, &tag.id);
+            alternatives.push(Box::new(BoostQuery::new(tagged, self.cx.boosts.tag)));
+        }
+        let typed = squash(span);
+        // Names that analyze alike ("recomputation", "recompute") are one
+        // name to the index: sought once, not counted twice.
+        let mut sought = HashSet::from([analysis::terms(&mut self.english, span)]);
+        let mut others = Vec::new();
+        for name in tag.names().filter(|n| squash(n) != typed && *n != tag.id) {
+            if others.len() == 8 {
+                break;
+            }
+            if !sought.insert(analysis::terms(&mut self.english, name)) {
+                continue;
+            }
+            alternatives.extend(self.synonym_text(name));
+            others.push(name.to_string());
+        }
+        self.expansions.push(Expansion {
+            span: span.to_string(),
+            tag: tag.id.clone(),
+            others,
+        });
+        self.scoring = true;
+        alternatives
+    }
+
+    /// Another name of a technique: sought in the short curated fields only.
+    /// A technique has up to a dozen names, and phrase queries for each over
+    /// every abstract of a large corpus would dominate the query's cost.
+    fn synonym_text(&mut self, name: &str) -> Vec<Q> {
+        let (b, f) = (self.cx.boosts, self.cx.fields);
+        let mut per_field: Vec<Q> = Vec::new();
+        for (field, weight) in [
+            (f.title, b.title),
+            (f.tag_text, b.tag_text),
+            (f.note, b.note),
+        ] {
+            per_field.extend(self.weighted(
+                Analyzer::English,
+                field,
+                name,
+                weight * b.synonym_text,
+                Quoting::Plain,
+            ));
+        }
+        per_field
+    }
+
+    /// The per-field queries of `text`. Kept flat (boosted term queries side
+    /// by side, not nested under a max) so that tantivy can skip blocks of
+    /// documents that cannot reach the top k (block-max WAND).
+    fn text_parts(&mut self, text: &str, quoting: Quoting) -> Vec<Q> {
+        let (b, f) = (self.cx.boosts, self.cx.fields);
+        let mut per_field: Vec<Q> = Vec::new();
+        for (field, weight) in [
+            (f.title, b.title),
+            (f.tag_text, b.tag_text),
+            (f.note, b.note),
+            (f.abstract_text, b.abstract_text),
+        ] {
+            per_field.extend(self.weighted(Analyzer::English, field, text, weight, quoting));
+        }
+        for (field, weight) in [(f.authors, b.authors), (f.venue, b.venue)] {
+            per_field.extend(self.weighted(Analyzer::Names, field, text, weight, quoting));
+        }
+        // "all-reduce" also finds "allreduce" written as one word.
+        let joined = squash(text);
+        if terms_with_positions(&mut self.names, text).len() > 1 {
+            for (field, weight) in [
+                (f.title, b.title),
+                (f.note, b.note),
+                (f.abstract_text, b.abstract_text),
+            ] {
+                per_field.extend(self.weighted(Analyzer::English, field, &joined, weight, quoting));
+            }
+        }
+        if !joined.is_empty() && self.mode != Mode::Phrases {
+            let q = term_query(f.joined, &joined);
+            per_field.push(Box::new(BoostQuery::new(q, b.joined)));
+        }
+        if self.mode != Mode::Phrases {
+            per_field.extend(identifier_queries(f, text.trim(), b.identifier));
+        }
+        if !per_field.is_empty() {
+            self.scoring = true;
+        }
+        per_field
+    }
+
+    /// The terms of `text` in `field`, weighted: a term query, or a phrase
+    /// for several terms, or nothing where this mode leaves it out.
+    fn weighted(
+        &mut self,
+        analyzer: Analyzer,
+        field: Field,
+        text: &str,
+        weight: f32,
+        quoting: Quoting,
+    ) -> Vec<Q> {
+        let analyzer = match analyzer {
+            Analyzer::English => &mut self.english,
+            Analyzer::Names => &mut self.names,
+        };
+        let terms = terms_with_positions(analyzer, text);
+        let phrase = terms.len() > 1;
+        // Words typed side by side are sought side by side in titles, tags
+        // and notes. In abstracts only a quoted phrase is: there their words
+        // count alone, and phrases over a large corpus's abstracts would
+        // cost more than the rest of the query.
+        if phrase && field == self.cx.fields.abstract_text && quoting == Quoting::Plain {
+            return Vec::new();
+        }
+        match self.mode {
+            Mode::Terms if phrase => return Vec::new(),
+            Mode::Phrases if !phrase => return Vec::new(),
+            _ => self.phrases |= phrase,
+        }
+        query_of_terms(field, terms)
+            .map(|q| Box::new(BoostQuery::new(q, weight)) as Q)
+            .into_iter()
+            .collect()
+    }
+}
+
+/// An arXiv id or a DOI, found by its key. It names one work, so it scores
+/// as the best match of a rare word would.
+fn identifier_queries(f: &Fields, text: &str, weight: f32) -> Option<Q> {
+    let (field, value) = if ident::is_arxiv_id(ident::strip_version(text)) {
+        (f.arxiv_key, ident::strip_version(text).to_string())
+    } else if ident::is_doi(&text.to_lowercase()) {
+        (f.doi_key, text.to_lowercase())
+    } else {
+        return None;
+    };
+    Some(Box::new(ConstScoreQuery::new(
+        identifier_query(field, &value),
+        weight * IDENTIFIER_SCORE,
+    )))
+}
+
+fn term_query(field: Field, text: &str) -> Q {
+    Box::new(TermQuery::new(
+        Term::from_field_text(field, text),
+        IndexRecordOption::WithFreqs,
+    ))
+}
+
+/// The terms of `text` in one field: a term query, or a phrase for several.
+pub(super) fn field_query(analyzer: &mut TextAnalyzer, field: Field, text: &str) -> Option<Q> {
+    query_of_terms(field, terms_with_positions(analyzer, text))
+}
+
+fn query_of_terms(field: Field, terms: Vec<(usize, String)>) -> Option<Q> {
+    match terms.len() {
+        0 => None,
+        1 => Some(term_query(field, &terms[0].1)),
+        _ => {
+            let first = terms[0].0;
+            let terms = terms
+                .into_iter()
+                .map(|(p, t)| (p - first, Term::from_field_text(field, &t)))
+                .collect();
+            Some(Box::new(PhraseQuery::new_with_offset(terms)))
+        }
+    }
+}

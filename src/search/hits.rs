@@ -1,0 +1,67 @@
+//! The last stage: ranked documents become hits, ties settled in a stable
+//! order, with explanations and snippets.
+
+use tantivy::{DocAddress, TantivyDocument};
+
+use super::compile::Context;
+use super::explain::explain;
+use super::plan::Plan;
+use super::rank::Ranked;
+use super::{Hit, SearchRequest, snippets};
+use crate::error::Error;
+use crate::model::Record;
+
+pub fn build(
+    cx: &Context<'_>,
+    plan: &Plan,
+    ranked: Ranked,
+    request: &SearchRequest<'_>,
+) -> Result<Vec<Hit>, Error> {
+    let mut hits = Vec::with_capacity(ranked.top.len());
+    for (score, address) in ranked.top {
+        let doc: TantivyDocument = cx.searcher.doc(address)?;
+        let hit = Hit {
+            rank: 0,
+            score,
+            record: Record::from_document(&doc, cx.fields),
+            snippet: None,
+            explanation: None,
+        };
+        hits.push((hit, address));
+    }
+    // A listing is already in order, but for ties within a year, which
+    // follow the index: it chose its documents so, and re-sorting them would
+    // make `-n 1` other than the first of `-n 2`.
+    if plan.exact.scoring {
+        settle_ties(&mut hits);
+    }
+    hits.truncate(request.limit);
+    let query = &*plan.exact.query;
+    let mut hits: Vec<Hit> = hits
+        .into_iter()
+        .map(|(mut hit, address)| {
+            if request.explain {
+                hit.explanation = Some(explain(query, cx.searcher, address)?);
+            }
+            Ok(hit)
+        })
+        .collect::<Result<_, Error>>()?;
+    snippets::add_snippets(cx.searcher, cx.fields, query, &mut hits)?;
+    for (i, hit) in hits.iter_mut().enumerate() {
+        hit.rank = i + 1;
+    }
+    Ok(hits)
+}
+
+/// Equal scores: the curated catalog before imported records, then the
+/// newest, then by id, so that results do not depend on the order of
+/// documents in the index.
+fn settle_ties(hits: &mut [(Hit, DocAddress)]) {
+    hits.sort_by(|(a, _), (b, _)| {
+        b.score
+            .total_cmp(&a.score)
+            .then((!b.record.is_imported()).cmp(&!a.record.is_imported()))
+            .then(b.record.year.cmp(&a.record.year))
+            .then(a.record.id.cmp(&b.record.id))
+    });
+}

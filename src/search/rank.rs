@@ -1,0 +1,85 @@
+//! The second stage: the best documents for a plan, scored exactly or in two
+//! phases, or listed when nothing scores; ties with the last one shown are
+//! fetched whole, so that a shorter list is the start of a longer one.
+
+use tantivy::DocAddress;
+use tantivy::collector::TopDocs;
+
+use super::SearchRequest;
+use super::compile::Context;
+use super::listing::listing;
+use super::plan::{Plan, TWO_PHASE_MIN_DOCS};
+use super::two_phase::{self, Ranking};
+use crate::error::Error;
+
+/// The most results fetched to settle a tie with the last one shown.
+const MAX_TIED: usize = 1_000;
+
+pub struct Ranked {
+    /// Best first; ties in no particular order (see `hits`).
+    pub top: Vec<(f32, DocAddress)>,
+    pub ranking: Ranking,
+    /// Whether more documents matched than were asked for.
+    pub more: bool,
+}
+
+pub fn rank(cx: &Context<'_>, plan: &Plan, request: &SearchRequest<'_>) -> Result<Ranked, Error> {
+    // One more than asked tells whether there are more, without counting
+    // every match (which would defeat tantivy's top-k pruning).
+    let wanted = request.limit.max(1) + 1;
+    let (mut top, mut ranking) = top_docs(cx, plan, request.exhaustive, wanted)?;
+    // Results tied with the last one shown may go on past those fetched: all
+    // of them are fetched, so that the tie-breaks of `hits` choose which
+    // show. Only on a small index: on a large one each fetch is a search
+    // again, ties are chosen in index order, and a shorter list can differ
+    // in its last tied result.
+    let shown = request.limit.max(1);
+    let mut fetched = wanted;
+    let settle_ties = plan.exact.scoring && cx.searcher.num_docs() < TWO_PHASE_MIN_DOCS;
+    while settle_ties
+        && top.len() == fetched
+        && fetched < MAX_TIED
+        && top[shown - 1].0 == top[fetched - 1].0
+    {
+        fetched = (fetched * 4).min(MAX_TIED);
+        (top, ranking) = top_docs(cx, plan, request.exhaustive, fetched)?;
+    }
+    let more = top.len() > request.limit;
+    if !settle_ties {
+        top.truncate(request.limit);
+    }
+    Ok(Ranked { top, ranking, more })
+}
+
+/// The best `n` documents and how they were found.
+fn top_docs(
+    cx: &Context<'_>,
+    plan: &Plan,
+    exhaustive: bool,
+    n: usize,
+) -> Result<(Vec<(f32, DocAddress)>, Ranking), Error> {
+    let searcher = cx.searcher;
+    let exact = &*plan.exact.query;
+    if !plan.exact.scoring {
+        return Ok((listing(searcher, cx.fields, exact, n)?, Ranking::Exhaustive));
+    }
+    match &plan.parts {
+        Some(parts) if !exhaustive => {
+            let parts = two_phase::Parts {
+                terms: &*parts.terms.query,
+                phrases: &*parts.phrases.query,
+                rank: &*parts.rank.query,
+                exact,
+            };
+            two_phase::top_docs(searcher, &parts, n)
+        }
+        parts => {
+            let mut top = searcher.search(exact, &TopDocs::with_limit(n).order_by_score())?;
+            if let Some(parts) = parts {
+                // Scored as two-phase ranking scores, so that both order alike.
+                top = two_phase::rescore(searcher, &*parts.rank.query, top)?;
+            }
+            Ok((top, Ranking::Exhaustive))
+        }
+    }
+}

@@ -281,12 +281,11 @@ async fn an_endless_streamed_body_is_cut_off_at_the_cap() {
         "{error:?}"
     );
     drop(client);
-    let written = tokio::task::spawn_blocking(move || {
-        chunks_sent.recv_timeout(Duration::from_secs(120))
-    })
-    .await
-    .unwrap()
-    .expect("the server ends once the client hangs up");
+    let written =
+        tokio::task::spawn_blocking(move || chunks_sent.recv_timeout(Duration::from_secs(120)))
+            .await
+            .unwrap()
+            .expect("the server ends once the client hangs up");
     assert!(written < CHUNKS, "the client read all {written} chunks");
 }
 

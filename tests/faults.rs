@@ -3,28 +3,16 @@
 
 mod common;
 
-use std::process::Command;
-use std::time::{Duration, Instant};
-
-use common::{Fixture, stderr_of, stdout_of};
+use common::{Fixture, Run};
 
 /// Runs the binary with files limited to `kib` KiB each (`ulimit -f`), the
 /// way a full disk fails a write: EFBIG instead of a signal.
-fn with_file_limit(fixture: &Fixture, kib: u32, args: &str) -> std::process::Output {
-    let bin = assert_cmd::cargo::cargo_bin("distml-search");
-    Command::new("bash")
-        .current_dir(fixture.dir.path())
-        .env("DISTML_OFFLINE", "1")
-        .env("NO_COLOR", "1")
-        .args([
-            "-c",
-            &format!(
-                "ulimit -f {kib}; trap '' XFSZ; exec {} {args}",
-                bin.display()
-            ),
-        ])
-        .output()
-        .unwrap()
+fn with_file_limit(fixture: &Fixture, kib: u32, args: &[&str]) -> Run {
+    fixture
+        .cmd()
+        .args(args)
+        .after_shell(&format!("ulimit -f {kib}; trap '' XFSZ"))
+        .run()
 }
 
 fn generated(n: usize) -> String {
@@ -37,41 +25,51 @@ fn generated(n: usize) -> String {
     text
 }
 
-#[test]
-fn a_full_disk_fails_the_rebuild_clearly_and_keeps_the_old_index() {
+/// The fixture indexed, then grown by 3,000 entries that a rebuild
+/// cannot write under a 32 KiB file limit; and its CURRENT before.
+fn outgrown() -> (Fixture, String) {
     let fixture = Fixture::new();
-    fixture.cmd().arg("index").assert().success();
+    fixture.run(["index"]).success();
     let current = std::fs::read_to_string(fixture.index().join("CURRENT")).unwrap();
     fixture.write("generated.toml", &generated(3_000));
+    (fixture, current)
+}
 
-    let output = with_file_limit(&fixture, 32, "index");
-    assert_eq!(output.status.code(), Some(2), "{}", stderr_of(&output));
-    let stderr = stderr_of(&output);
-    assert_eq!(stderr.lines().count(), 1, "{stderr}");
-    assert!(
-        stderr.starts_with("distml-search: error: ") && stderr.contains("File too large"),
-        "{stderr}"
-    );
+#[test]
+fn a_full_disk_fails_the_rebuild_with_one_line() {
+    let (fixture, _) = outgrown();
+    let run = with_file_limit(&fixture, 32, &["index"]).code(2);
+    let stderr = run.stderr();
+    if !(stderr.lines().count() == 1
+        && stderr.starts_with("distml-search: error: ")
+        && stderr.contains("File too large"))
+    {
+        run.fail("expected one error line saying the file is too large");
+    }
+}
+
+#[test]
+fn a_full_disk_keeps_the_previous_index_and_removes_the_failed_one() {
+    let (fixture, current) = outgrown();
+    with_file_limit(&fixture, 32, &["index"]).code(2);
     assert_eq!(
         std::fs::read_to_string(fixture.index().join("CURRENT")).unwrap(),
         current
     );
-    let gens = std::fs::read_dir(fixture.index())
-        .unwrap()
-        .flatten()
-        .filter(|e| e.file_name().to_string_lossy().starts_with("gen-"))
-        .count();
-    assert_eq!(gens, 1, "the failed generation is removed");
-    // A search cannot rebuild on the full disk either: it answers from the
-    // previous index and says so.
-    let search = with_file_limit(&fixture, 32, "search --json 'zero bubble'");
-    assert_eq!(search.status.code(), Some(0), "{}", stderr_of(&search));
-    assert!(stdout_of(&search).contains("zero-bubble-2024"));
-    assert!(
-        stderr_of(&search).contains("searching the previous index"),
-        "{}",
-        stderr_of(&search)
+    assert_eq!(
+        common::generations(&fixture.index()).len(),
+        1,
+        "the failed generation is removed"
     );
+}
+
+#[test]
+fn a_search_that_cannot_rebuild_answers_from_the_previous_index() {
+    let (fixture, _) = outgrown();
+    let run = with_file_limit(&fixture, 32, &["search", "--json", "zero bubble"])
+        .success()
+        .stderr_has("searching the previous index");
+    assert_eq!(run.ids()[0], "zero-bubble-2024");
 }
 
 #[test]
@@ -95,13 +93,9 @@ fn a_failed_cache_write_keeps_the_old_file() {
     )
     .unwrap();
     let before = fixture.read("pipeline-parallelism.toml");
-    let output = with_file_limit(&fixture, 16, "import list.md");
-    assert_eq!(output.status.code(), Some(2), "{}", stderr_of(&output));
-    assert!(
-        stderr_of(&output).contains("File too large"),
-        "{}",
-        stderr_of(&output)
-    );
+    with_file_limit(&fixture, 16, &["import", "list.md"])
+        .code(2)
+        .stderr_has("File too large");
     assert_eq!(fixture.read("pipeline-parallelism.toml"), before);
     assert_eq!(fixture.read("metadata.json"), big);
     let leftovers: Vec<_> = std::fs::read_dir(fixture.catalog())
@@ -115,8 +109,8 @@ fn a_failed_cache_write_keeps_the_old_file() {
 
 const HOSTILE_TITLE: &str = "Evil \\u001b[31mred\\u001b[0m \\u009b2J \\u202eesrever\\u202c <script>alert('x')</script> {50% of $x_1 & #y ~z^ \\\\end}";
 
-#[test]
-fn hostile_data_is_inert_on_the_terminal_valid_in_json_and_bibtex() {
+/// The fixture with a hostile title and a megabyte note on one entry.
+fn hostile() -> Fixture {
     let fixture = Fixture::new();
     let huge_note = "megabyte ".repeat(120_000);
     fixture.write(
@@ -131,13 +125,15 @@ fn hostile_data_is_inert_on_the_terminal_valid_in_json_and_bibtex() {
                 &format!("Bubble {huge_note}"),
             ),
     );
-    let terminal = stdout_of(
-        &fixture
-            .cmd()
-            .args(["search", "--color", "always", "bubble"])
-            .output()
-            .unwrap(),
-    );
+    fixture
+}
+
+#[test]
+fn hostile_data_is_inert_on_the_terminal() {
+    let run = hostile()
+        .run(["search", "--color", "always", "bubble"])
+        .success();
+    let terminal = run.stdout();
     // Only our own colour codes (ESC [ digits ; m) may appear.
     for (i, _) in terminal.match_indices('\x1b') {
         let rest = &terminal[i + 1..];
@@ -154,32 +150,33 @@ fn hostile_data_is_inert_on_the_terminal_valid_in_json_and_bibtex() {
             "{forbidden:?} reached the terminal"
         );
     }
+}
+
+#[test]
+fn a_megabyte_note_is_not_printed_whole() {
+    let run = hostile().run(["search", "bubble"]).success();
     assert!(
-        terminal.lines().all(|l| l.chars().count() < 400),
+        run.stdout_lines().iter().all(|l| l.chars().count() < 400),
         "a 1 MB note is not printed whole"
     );
+}
 
-    let json = stdout_of(
-        &fixture
-            .cmd()
-            .args(["search", "--json", "bubble"])
-            .output()
-            .unwrap(),
+#[test]
+fn hostile_data_is_kept_exactly_in_json() {
+    let run = hostile().run(["search", "--json", "bubble"]).success();
+    let title = run.json_lines()[0]["title"].as_str().unwrap().to_owned();
+    assert_eq!(
+        title,
+        "Evil \u{1b}[31mred\u{1b}[0m \u{9b}2J \u{202e}esrever\u{202c} <script>alert('x')</script> {50% of $x_1 & #y ~z^ \\end}"
     );
-    let hit: serde_json::Value = serde_json::from_str(json.lines().next().unwrap()).unwrap();
-    assert!(
-        hit["title"].as_str().unwrap().contains("\u{1b}[31mred"),
-        "JSON keeps the data exactly"
-    );
-    assert!(hit["title"].as_str().unwrap().contains("<script>"));
+}
 
-    let bib = stdout_of(
-        &fixture
-            .cmd()
-            .args(["search", "--format", "bibtex", "-n", "1", "bubble"])
-            .output()
-            .unwrap(),
-    );
+#[test]
+fn hostile_data_is_escaped_in_bibtex() {
+    let run = hostile()
+        .run(["search", "--format", "bibtex", "-n", "1", "bubble"])
+        .success();
+    let bib = run.stdout();
     assert_eq!(
         bib.matches('{').count() - bib.matches("\\{").count(),
         bib.matches('}').count() - bib.matches("\\}").count(),
@@ -187,14 +184,12 @@ fn hostile_data_is_inert_on_the_terminal_valid_in_json_and_bibtex() {
     );
     assert!(bib.contains("50\\% of \\$x\\_1 \\& \\#y"), "{bib}");
     assert!(!bib.chars().any(|c| c.is_control() && c != '\n'), "{bib:?}");
+}
 
-    let show = stdout_of(
-        &fixture
-            .cmd()
-            .args(["show", "zero-bubble-2024"])
-            .output()
-            .unwrap(),
-    );
+#[test]
+fn hostile_data_is_inert_in_show() {
+    let run = hostile().run(["show", "zero-bubble-2024"]).success();
+    let show = run.stdout();
     assert!(
         !show.contains('\u{9b}') && !show.contains("\x1b[31m"),
         "{show:?}"
@@ -202,42 +197,44 @@ fn hostile_data_is_inert_on_the_terminal_valid_in_json_and_bibtex() {
 }
 
 #[test]
-fn queries_built_to_hurt_answer_quickly() {
+fn queries_built_to_hurt_get_a_short_answer_not_a_panic() {
     let fixture = Fixture::new();
-    fixture.cmd().arg("index").assert().success();
+    fixture.run(["index"]).success();
     let cases = [
-        "x".repeat(100 * 1024),
-        "pipeline ".repeat(10_000),
-        format!("{}pipeline{}", "(".repeat(1000), ")".repeat(1000)),
-        format!("{}pipeline", "\"".repeat(5001)),
-        "a".repeat(5000),
-        "-".repeat(3000),
-        "tag:".repeat(2000),
+        (
+            "x".repeat(100 * 1024),
+            2,
+            "the query has no searchable words: ",
+        ),
+        (
+            "pipeline ".repeat(10_000),
+            0,
+            "distml-search: note: query cut to its first 4096 characters",
+        ),
+        (
+            format!("{}pipeline{}", "(".repeat(1000), ")".repeat(1000)),
+            2,
+            "parentheses nested more than 16 deep at column 17",
+        ),
+        (
+            format!("{}pipeline", "\"".repeat(5001)),
+            2,
+            "the query has no searchable words: ",
+        ),
+        ("a".repeat(5000), 2, "the query has no searchable words: "),
+        ("-".repeat(3000), 2, "the query has no searchable words: "),
+        ("tag:".repeat(2000), 2, "distml-search: error: tag:tag:"),
     ];
-    for query in &cases {
-        let started = Instant::now();
-        let output = fixture
+    for (query, code, said) in &cases {
+        let run = fixture
             .cmd()
             .args(["search", "--", query])
-            .output()
-            .unwrap();
-        // A guard against hangs, not a benchmark: generous for a debug build.
-        assert!(
-            started.elapsed() < Duration::from_secs(10),
-            "{} chars took {:?}",
-            query.len(),
-            started.elapsed()
-        );
-        assert!(
-            matches!(output.status.code(), Some(0..=2)),
-            "{}",
-            stderr_of(&output)
-        );
-        assert!(
-            !stderr_of(&output).contains("panicked"),
-            "{}",
-            stderr_of(&output)
-        );
-        assert!(stderr_of(&output).lines().count() <= 3);
+            .run()
+            .code(*code)
+            .stderr_has(said)
+            .stderr_lacks("panicked");
+        if run.stderr().lines().count() > 3 {
+            run.fail("more than three lines on stderr");
+        }
     }
 }

@@ -6,10 +6,9 @@
 
 mod common;
 
-use std::process::Output;
 use std::time::{Duration, Instant};
 
-use common::{Fixture, TAGS, stderr_of, stdout_of};
+use common::{Cmd, Fixture, Run, TAGS, search_ids, wait_for};
 use wiremock::matchers::{method, path, path_regex, query_param};
 use wiremock::{Mock, MockServer, ResponseTemplate};
 
@@ -221,9 +220,12 @@ fn fixture() -> Fixture {
     Fixture::with_files(&[("tags.toml", TAGS), ("papers.toml", PAPERS)])
 }
 
-fn index(fixture: &Fixture, server_uri: &str, extra: &[&str]) -> Output {
-    let mut cmd = fixture.cmd();
-    cmd.env_remove("DISTML_OFFLINE")
+/// `index` with every service at `server_uri`, no arXiv delay, and no
+/// OpenAlex key.
+fn index_cmd(fixture: &Fixture, server_uri: &str, extra: &[&str]) -> Cmd {
+    fixture
+        .cmd()
+        .env_remove("DISTML_OFFLINE")
         .env("DISTML_ARXIV_API", format!("{server_uri}/arxiv"))
         .env("DISTML_CROSSREF_API", format!("{server_uri}/crossref"))
         .env("DISTML_OPENALEX_API", format!("{server_uri}/openalex"))
@@ -231,42 +233,53 @@ fn index(fixture: &Fixture, server_uri: &str, extra: &[&str]) -> Output {
         .env("DISTML_ARXIV_DELAY_MS", "0")
         .env("DISTML_HTTP_TIMEOUT_MS", "2000")
         .arg("index")
-        .args(extra);
-    cmd.output().unwrap()
+        .args(extra)
+}
+
+fn index(fixture: &Fixture, server_uri: &str, extra: &[&str]) -> Run {
+    index_cmd(fixture, server_uri, extra).run()
 }
 
 fn metadata(fixture: &Fixture) -> serde_json::Value {
     serde_json::from_str(&fixture.read("metadata.json")).unwrap()
 }
 
-#[tokio::test(flavor = "multi_thread")]
-async fn index_fills_the_cache_and_abstracts_become_searchable() {
+/// The fixture indexed against healthy services (kept alive, as their
+/// expectations are checked when they are dropped), and the run.
+async fn indexed() -> (MockServer, Fixture, Run) {
     let server = healthy_services().await;
     let fixture = fixture();
-    let output = index(&fixture, &server.uri(), &[]);
-    assert!(output.status.success(), "{}", stderr_of(&output));
-    let stderr = stderr_of(&output);
-    assert!(
-        stderr.contains(
-            "metadata: 0 cached, 4 fetched, 1 resolved by title, 1 candidates to confirm"
-        ),
-        "{stderr}"
-    );
-    assert!(
-        stdout_of(&output).contains("indexed 5 entries (4 with abstracts)"),
-        "{}",
-        stdout_of(&output)
-    );
+    let run = index(&fixture, &server.uri(), &[]).success();
+    (server, fixture, run)
+}
 
-    let cache = metadata(&fixture);
-    let bubbles = &cache["entries"]["bubbles-2015"];
+#[tokio::test(flavor = "multi_thread")]
+async fn index_reports_what_it_fetched_and_indexed() {
+    let (_server, _, run) = indexed().await;
+    run.stderr_has("metadata: 0 cached, 4 fetched, 1 resolved by title, 1 candidates to confirm")
+        .stdout_has("indexed 5 entries (4 with abstracts)");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn arxiv_metadata_fills_the_cache_with_its_source() {
+    let (_server, fixture, _) = indexed().await;
+    let bubbles = &metadata(&fixture)["entries"]["bubbles-2015"];
     assert_eq!(bubbles["abstract"]["source"], "arxiv");
+    assert_eq!(
+        bubbles["abstract"]["value"],
+        "We study imaginary idle slots called zorblats in pipelines."
+    );
     assert_eq!(
         bubbles["authors"]["value"],
         serde_json::json!(["Ada Example", "Bob Placeholder"])
     );
     assert_eq!(bubbles["arxiv"]["found_by"], "url");
-    let experts = &cache["entries"]["experts-2022"];
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn crossref_abstracts_lose_their_markup_and_venues_are_kept() {
+    let (_server, fixture, _) = indexed().await;
+    let experts = &metadata(&fixture)["entries"]["experts-2022"];
     assert_eq!(
         experts["abstract"]["value"],
         "Routing tokens to <nobody> with flibbertigibbets."
@@ -275,82 +288,80 @@ async fn index_fills_the_cache_and_abstracts_become_searchable() {
         experts["venue"]["value"],
         "Proceedings of the Fictional Conference"
     );
+}
 
-    // The 10.5555 DOI got a 404 and was resolved by title on arXiv.
-    let unregistered = &cache["entries"]["unregistered-2020"];
+#[tokio::test(flavor = "multi_thread")]
+async fn a_doi_crossref_does_not_know_is_resolved_by_title_on_arxiv() {
+    let (_server, fixture, _) = indexed().await;
+    let unregistered = &metadata(&fixture)["entries"]["unregistered-2020"];
     assert_eq!(unregistered["arxiv"]["value"], "1412.99997");
     assert_eq!(unregistered["arxiv"]["found_by"], "title-search");
-    // The decoy is a candidate for a curator, never applied.
-    let decoyed = &cache["entries"]["decoyed-2019"];
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_close_title_by_another_author_is_a_candidate_never_applied() {
+    let (_server, fixture, _) = indexed().await;
+    let decoyed = &metadata(&fixture)["entries"]["decoyed-2019"];
     assert!(
         decoyed.get("arxiv").is_none() && decoyed.get("abstract").is_none(),
         "{decoyed}"
     );
     assert_eq!(decoyed["candidates"][0]["arxiv"], "1412.99996");
-    assert!(
-        decoyed["candidates"][0]["reason"]
-            .as_str()
-            .unwrap()
-            .contains("first author differs")
-    );
+    let reason = decoyed["candidates"][0]["reason"].as_str().unwrap();
+    assert!(reason.contains("first author differs"), "{reason}");
+}
 
-    // Words found only in abstracts are searchable, with abstract snippets.
-    let hit = fixture
-        .cmd()
-        .args(["search", "--json", "zorblats"])
-        .output()
-        .unwrap();
-    let line: serde_json::Value =
-        serde_json::from_str(stdout_of(&hit).lines().next().unwrap()).unwrap();
-    assert_eq!(line["id"], "bubbles-2015");
-    assert_eq!(line["snippet_field"], "abstract");
-    let show = stdout_of(
-        &fixture
-            .cmd()
-            .args(["show", "experts-2022"])
-            .output()
-            .unwrap(),
-    );
-    assert!(
-        show.contains("abstract (from crossref)") && show.contains("flibbertigibbets"),
-        "{show}"
-    );
-    assert!(
-        show.contains("authors   Dan Invented, Gus Notreal  (from crossref)"),
-        "{show}"
-    );
-    let show = stdout_of(
-        &fixture
-            .cmd()
-            .args(["show", "decoyed-2019"])
-            .output()
-            .unwrap(),
-    );
-    assert!(
-        show.contains("candidate Generalised Pipelines for Pretend Training (1412.99996)"),
-        "{show}"
-    );
-    let stats = stdout_of(&fixture.cmd().arg("stats").output().unwrap());
-    assert!(stats.contains("metadata: abstracts 4/5 (80%)"), "{stats}");
+#[tokio::test(flavor = "multi_thread")]
+async fn words_found_only_in_abstracts_are_searchable_with_abstract_snippets() {
+    let (_server, fixture, _) = indexed().await;
+    let run = fixture.run(["search", "--json", "zorblats"]).success();
+    let hit = &run.json_lines()[0];
+    assert_eq!(hit["id"], "bubbles-2015");
+    assert_eq!(hit["snippet_field"], "abstract");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn show_says_which_service_each_field_came_from() {
+    let (_server, fixture, _) = indexed().await;
+    fixture
+        .run(["show", "experts-2022"])
+        .success()
+        .stdout_has("abstract (from crossref)")
+        .stdout_has("flibbertigibbets")
+        .stdout_has("authors   Dan Invented, Gus Notreal  (from crossref)");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn show_lists_a_candidate_for_the_curator() {
+    let (_server, fixture, _) = indexed().await;
+    fixture
+        .run(["show", "decoyed-2019"])
+        .success()
+        .stdout_has("candidate Generalised Pipelines for Pretend Training (1412.99996)");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn stats_counts_the_abstracts_fetched() {
+    let (_server, fixture, _) = indexed().await;
+    fixture
+        .run(["stats"])
+        .success()
+        .stdout_has("metadata: abstracts 4/5 (80%)");
 }
 
 #[tokio::test(flavor = "multi_thread")]
 async fn a_second_run_makes_no_request() {
     let server = healthy_services().await;
     let fixture = fixture();
-    assert!(index(&fixture, &server.uri(), &[]).status.success());
+    index(&fixture, &server.uri(), &[]).success();
     let before = fixture.read("metadata.json");
 
     let silent = MockServer::start().await;
-    let output = index(&fixture, &silent.uri(), &[]);
-    assert!(output.status.success(), "{}", stderr_of(&output));
+    let run = index(&fixture, &silent.uri(), &[]).success();
     // The decoyed paper stays unresolved, but its misses are remembered.
-    assert_eq!(
-        silent.received_requests().await.unwrap().len(),
-        0,
-        "{}",
-        stderr_of(&output)
-    );
+    if !silent.received_requests().await.unwrap().is_empty() {
+        run.fail("the second run made requests");
+    }
     assert_eq!(fixture.read("metadata.json"), before);
 }
 
@@ -358,7 +369,7 @@ async fn a_second_run_makes_no_request() {
 async fn a_failing_refresh_keeps_the_cache_and_the_index() {
     let server = healthy_services().await;
     let fixture = fixture();
-    assert!(index(&fixture, &server.uri(), &[]).status.success());
+    index(&fixture, &server.uri(), &[]).success();
     let before = fixture.read("metadata.json");
 
     let broken = MockServer::start().await;
@@ -366,56 +377,83 @@ async fn a_failing_refresh_keeps_the_cache_and_the_index() {
         .respond_with(ResponseTemplate::new(200).set_body_string("<feed><entry><title>cut"))
         .mount(&broken)
         .await;
-    let output = index(&fixture, &broken.uri(), &["--refresh"]);
-    assert!(output.status.success(), "{}", stderr_of(&output));
-    assert!(
-        stderr_of(&output).contains("failed"),
-        "{}",
-        stderr_of(&output)
-    );
+    index(&fixture, &broken.uri(), &["--refresh"])
+        .success()
+        .stderr_has("failed");
     assert_eq!(
         fixture.read("metadata.json"),
         before,
         "a failed refresh must not change the cache"
     );
-    let hit = fixture
-        .cmd()
-        .args(["search", "--json", "zorblats"])
-        .output()
-        .unwrap();
-    assert_eq!(hit.status.code(), Some(0));
+    assert_eq!(search_ids(&fixture, &["zorblats"]), ["bubbles-2015"]);
 }
 
-#[tokio::test(flavor = "multi_thread")]
-async fn without_network_index_ends_fast_with_one_warning() {
-    let fixture = fixture();
-    // A port nothing listens on: connections are refused, as offline.
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
+/// A port nothing listens on: connections are refused, as offline.
+fn refused_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
         .unwrap()
         .local_addr()
         .unwrap()
-        .port();
-    let started = Instant::now();
-    let output = index(&fixture, &format!("http://127.0.0.1:{port}"), &[]);
-    let elapsed = started.elapsed();
-    assert!(output.status.success(), "{}", stderr_of(&output));
-    assert!(elapsed < Duration::from_secs(5), "took {elapsed:?}");
-    let stderr = stderr_of(&output);
-    assert_eq!(stderr.matches("warning:").count(), 1, "{stderr}");
-    assert!(stderr.contains("5 papers lack metadata"), "{stderr}");
+        .port()
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn without_network_index_warns_once_and_still_builds_the_index() {
+    let fixture = fixture();
+    let run = index(
+        &fixture,
+        &format!("http://127.0.0.1:{}", refused_port()),
+        &[],
+    )
+    .success();
+    if run.stderr().matches("warning:").count() != 1 {
+        run.fail("expected one warning");
+    }
+    run.stderr_has("5 papers lack metadata")
+        .stdout_has("indexed 5 entries");
     assert!(
         !fixture.catalog().join("metadata.json").exists(),
         "nothing learned, nothing written"
     );
-    assert!(stdout_of(&output).contains("indexed 5 entries"));
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn without_network_index_makes_one_request_and_waits_for_nothing() {
+    // With ten minutes between arXiv requests and as long a timeout, a run
+    // that tried a second request, or waited its turn before knowing the
+    // host is gone, would not end in the two minutes given here.
+    let fixture = fixture();
+    let mut child = index_cmd(
+        &fixture,
+        &format!("http://127.0.0.1:{}", refused_port()),
+        &[],
+    )
+    .env("DISTML_ARXIV_DELAY_MS", "600000")
+    .env("DISTML_HTTP_TIMEOUT_MS", "600000")
+    .into_command()
+    .stdout(std::process::Stdio::null())
+    .stderr(std::process::Stdio::piped())
+    .spawn()
+    .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(120);
+    while child.try_wait().unwrap().is_none() {
+        if Instant::now() > deadline {
+            child.kill().unwrap();
+            panic!("index is still waiting with the network gone");
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let output = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    assert!(stderr.contains(" failed (1 requests)\n"), "{stderr}");
 }
 
 #[tokio::test(flavor = "multi_thread")]
 async fn offline_never_touches_the_network() {
     let server = MockServer::start().await;
     let fixture = fixture();
-    let output = index(&fixture, &server.uri(), &["--offline"]);
-    assert!(output.status.success());
+    index(&fixture, &server.uri(), &["--offline"]).success();
     assert_eq!(server.received_requests().await.unwrap().len(), 0);
 }
 
@@ -459,8 +497,7 @@ async fn a_503_is_retried_and_a_crossref_404_is_not_cached_as_data() {
         .mount(&server)
         .await;
     let fixture = fixture();
-    let output = index(&fixture, &server.uri(), &[]);
-    assert!(output.status.success(), "{}", stderr_of(&output));
+    index(&fixture, &server.uri(), &[]).success();
     let cache = metadata(&fixture);
     assert_eq!(
         cache["entries"]["bubbles-2015"]["abstract"]["value"],
@@ -520,21 +557,13 @@ async fn openalex_fills_missing_abstracts_when_keyed_and_verbose_logs_requests()
                 ),
         ),
     ]);
-    let mut cmd = fixture.cmd();
-    cmd.env_remove("DISTML_OFFLINE")
-        .env("DISTML_ARXIV_API", format!("{}/arxiv", server.uri()))
-        .env("DISTML_CROSSREF_API", format!("{}/crossref", server.uri()))
-        .env("DISTML_OPENALEX_API", format!("{}/openalex", server.uri()))
+    index_cmd(&fixture, &server.uri(), &["--verbose"])
         .env("DISTML_OPENALEX_KEY", "test-key")
-        .env("DISTML_ARXIV_DELAY_MS", "0")
-        .args(["index", "--verbose"]);
-    let output = cmd.output().unwrap();
-    assert!(output.status.success(), "{}", stderr_of(&output));
-    let stderr = stderr_of(&output);
-    assert!(
-        stderr.contains("GET ") && stderr.contains("api_key=***") && !stderr.contains("test-key"),
-        "{stderr}"
-    );
+        .run()
+        .success()
+        .stderr_has("GET ")
+        .stderr_has("api_key=***")
+        .stderr_lacks("test-key");
     let cache = metadata(&fixture);
     let abstract_text = &cache["entries"]["experts-2022"]["abstract"];
     assert_eq!(abstract_text["value"], "Experts route snarks and snarks");
@@ -543,60 +572,60 @@ async fn openalex_fills_missing_abstracts_when_keyed_and_verbose_logs_requests()
 
 #[tokio::test(flavor = "multi_thread")]
 async fn a_run_killed_mid_way_keeps_a_valid_cache_with_what_it_got() {
+    // Three DOIs answer at once, the other nine only after a minute: the run
+    // is killed once the three are cached, while it waits for the rest.
     let server = MockServer::start().await;
     let mut papers = String::from("[section]\nname = \"Papers\"\norder = 1\n");
     for i in 0..12 {
         papers.push_str(&format!(
             "\n[[entry]]\nid = \"doi-{i}\"\nkind = \"paper\"\ntitle = \"Fictional DOI Paper {i}\"\nurl = \"https://doi.org/10.1000/slow.{i}\"\nauthors = [\"Dan Invented\"]\nvenue = \"FICT\"\nyear = 2022\ndoi = \"10.1000/slow.{i}\"\ntags = [\"mixture-of-experts\"]\nnote = \"Fictional.\"\n"
         ));
+        let delay = Duration::from_secs(if i < 3 { 0 } else { 60 });
         Mock::given(method("GET"))
             .and(path_regex(format!(
                 "^/crossref/works/10\\.1000(/|%2F)slow\\.{i}$"
             )))
-            .respond_with(
-                ResponseTemplate::new(200)
-                    .set_delay(Duration::from_millis(150))
-                    .set_body_string(crossref_work(
-                        &format!("10.1000/slow.{i}"),
-                        &format!("Fictional DOI Paper {i}"),
-                        "<jats:p>Slow.</jats:p>",
-                    )),
-            )
+            .respond_with(ResponseTemplate::new(200).set_delay(delay).set_body_string(
+                crossref_work(
+                    &format!("10.1000/slow.{i}"),
+                    &format!("Fictional DOI Paper {i}"),
+                    "<jats:p>Slow.</jats:p>",
+                ),
+            ))
             .mount(&server)
             .await;
     }
     let fixture = Fixture::with_files(&[("tags.toml", TAGS), ("papers.toml", &papers)]);
-    let bin = assert_cmd::cargo::cargo_bin("distml-search");
-    let mut child = std::process::Command::new(bin)
-        .current_dir(fixture.dir.path())
-        .env("DISTML_CROSSREF_API", format!("{}/crossref", server.uri()))
-        .env("DISTML_ARXIV_API", format!("{}/arxiv", server.uri()))
-        .env("DISTML_ARXIV_DELAY_MS", "0")
-        .env_remove("DISTML_OFFLINE")
-        .arg("index")
+    let mut child = index_cmd(&fixture, &server.uri(), &[])
+        .env("DISTML_HTTP_TIMEOUT_MS", "120000")
+        .into_command()
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
         .spawn()
         .unwrap();
     let cache = fixture.catalog().join("metadata.json");
-    let started = Instant::now();
-    while started.elapsed() < Duration::from_secs(10) {
-        let records =
-            std::fs::read_to_string(&cache).map_or(0, |t| t.matches("\"fetched_at\"").count());
-        if records >= 3 {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(10)).await;
-    }
+    let watched = cache.clone();
+    let waited = tokio::task::spawn_blocking(move || {
+        wait_for("three abstracts in the cache", || abstracts(&watched) >= 3);
+    })
+    .await;
     child.kill().unwrap();
-    let _ = child.wait();
-    let value: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&cache).unwrap())
-        .expect("a valid cache after the kill");
-    let fetched = value["entries"]
-        .as_object()
-        .unwrap()
-        .values()
-        .filter(|e| e.get("abstract").is_some())
-        .count();
-    assert!((3..12).contains(&fetched), "{fetched} records kept");
+    let status = child.wait().unwrap();
+    waited.unwrap();
+    assert!(!status.success(), "the run ended before it was killed");
+    assert_eq!(abstracts(&cache), 3);
+}
+
+/// How many entries of the cache at `path` have an abstract; the cache is
+/// written atomically, so it is absent or whole.
+fn abstracts(path: &std::path::Path) -> usize {
+    std::fs::read_to_string(path).map_or(0, |text| {
+        let cache: serde_json::Value = serde_json::from_str(&text).expect("a valid cache");
+        cache["entries"]
+            .as_object()
+            .unwrap()
+            .values()
+            .filter(|e| e.get("abstract").is_some())
+            .count()
+    })
 }

@@ -3,10 +3,9 @@
 
 mod common;
 
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::process::Stdio;
 
-use common::{Fixture, generations, stderr_of, stdout_of};
+use common::{Fixture, generations, has_files, search_ids, wait_for};
 
 /// A section with `n` generated entries, so that a rebuild takes a while.
 fn large_section(n: usize) -> String {
@@ -19,81 +18,73 @@ fn large_section(n: usize) -> String {
     text
 }
 
-fn binary(fixture: &Fixture) -> Command {
-    let mut cmd = Command::new(assert_cmd::cargo::cargo_bin("distml-search"));
-    cmd.current_dir(fixture.dir.path())
-        .env("DISTML_OFFLINE", "1")
-        .env("NO_COLOR", "1")
-        .env_remove("DISTML_CATALOG")
-        .env_remove("DISTML_INDEX");
-    cmd
-}
-
-#[test]
-fn a_killed_rebuild_leaves_the_previous_index_searchable() {
+/// The fixture indexed, then given 8,000 more entries, and a rebuild of
+/// them killed once its new generation has files, that is mid-write.
+fn killed_rebuild() -> (Fixture, String) {
     let fixture = Fixture::new();
-    fixture.cmd().arg("index").assert().success();
+    fixture.run(["index"]).success();
     let before = generations(&fixture.index());
     assert_eq!(before.len(), 1);
 
     fixture.write("generated.toml", &large_section(8_000));
-    let mut child = binary(&fixture)
+    let mut child = fixture
+        .cmd()
         .arg("index")
+        .into_command()
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
-    // Kill it once its new generation exists, that is in the middle of writing.
-    let started = Instant::now();
-    while generations(&fixture.index()).len() < 2 && started.elapsed() < Duration::from_secs(30) {
-        std::thread::sleep(Duration::from_millis(5));
-    }
-    std::thread::sleep(Duration::from_millis(50));
+    wait_for("the rebuild to write its new generation", || {
+        let now = generations(&fixture.index());
+        now.len() == 2 && has_files(&fixture.index().join(&now[1]))
+    });
     child.kill().unwrap();
     let status = child.wait().unwrap();
     assert!(
         !status.success(),
         "the rebuild finished before it could be killed"
     );
+    (fixture, before[0].clone())
+}
 
-    // CURRENT still names the previous generation; the next rebuild succeeds
-    // and removes what the killed one left.
+#[test]
+fn a_killed_rebuild_leaves_current_on_the_previous_generation() {
+    let (fixture, before) = killed_rebuild();
     let current = std::fs::read_to_string(fixture.index().join("CURRENT")).unwrap();
-    assert_eq!(current.trim(), before[0]);
-    let output = fixture.cmd().args(["index"]).output().unwrap();
-    assert!(output.status.success(), "{}", stderr_of(&output));
-    assert!(
-        stdout_of(&output).contains("indexed 8004 entries"),
-        "{}",
-        stdout_of(&output)
-    );
+    assert_eq!(current, format!("{before}\n"));
+}
+
+#[test]
+fn the_rebuild_after_a_killed_one_succeeds_and_removes_its_leftovers() {
+    let (fixture, _) = killed_rebuild();
+    fixture
+        .run(["index"])
+        .success()
+        .stdout_has("indexed 8004 entries");
     assert_eq!(
         generations(&fixture.index()).len(),
         1,
         "the killed generation is cleaned up"
     );
-    let hits = fixture
-        .cmd()
-        .args(["search", "--json", "-n", "3", "generated study 17"])
-        .output()
-        .unwrap();
-    assert_eq!(hits.status.code(), Some(0));
+    assert_eq!(
+        search_ids(&fixture, &["-n", "1", "generated study 17"]),
+        ["generated-17"]
+    );
 }
 
 #[test]
-fn a_search_during_a_killed_rebuild_uses_the_previous_index() {
+fn a_search_beside_a_crashed_rebuilds_leftover_uses_the_current_index() {
     let fixture = Fixture::new();
-    fixture.cmd().arg("index").assert().success();
+    fixture.run(["index"]).success();
     // A leftover generation, as a crash would leave it, with no CURRENT change.
     std::fs::create_dir_all(fixture.index().join("gen-1-1")).unwrap();
     std::fs::write(fixture.index().join("gen-1-1/meta.json"), "{ truncated").unwrap();
-    let output = fixture
-        .cmd()
-        .args(["search", "zero bubble"])
-        .output()
-        .unwrap();
-    assert_eq!(output.status.code(), Some(0), "{}", stderr_of(&output));
-    fixture.cmd().arg("index").assert().success();
+    assert_eq!(
+        search_ids(&fixture, &["zero bubble"])[0],
+        "zero-bubble-2024"
+    );
+    fixture.run(["index"]).success();
     assert_eq!(generations(&fixture.index()).len(), 1);
 }
 
@@ -103,8 +94,10 @@ fn concurrent_rebuilds_end_with_one_index() {
     fixture.write("generated.toml", &large_section(2_000));
     let children: Vec<_> = (0..3)
         .map(|_| {
-            binary(&fixture)
+            fixture
+                .cmd()
                 .arg("index")
+                .into_command()
                 .stdout(Stdio::piped())
                 .stderr(Stdio::piped())
                 .spawn()
@@ -113,49 +106,37 @@ fn concurrent_rebuilds_end_with_one_index() {
         .collect();
     for child in children {
         let output = child.wait_with_output().unwrap();
-        assert!(output.status.success(), "{}", stderr_of(&output));
+        assert!(
+            output.status.success(),
+            "{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
     }
     assert_eq!(generations(&fixture.index()).len(), 1);
-    let output = fixture
-        .cmd()
-        .args(["search", "--json", "-n", "1", "zero bubble"])
-        .output()
-        .unwrap();
-    assert_eq!(output.status.code(), Some(0));
+    assert_eq!(
+        search_ids(&fixture, &["-n", "1", "zero bubble"]),
+        ["zero-bubble-2024"]
+    );
 }
 
 #[test]
 fn searches_answer_while_rebuilds_run() {
     let fixture = Fixture::new();
     fixture.write("generated.toml", &large_section(1_000));
-    fixture.cmd().arg("index").assert().success();
-    let dir = fixture.dir.path().to_path_buf();
+    fixture.run(["index"]).success();
+    let rebuilds: Vec<_> = (0..5).map(|_| fixture.cmd().arg("index")).collect();
     let rebuilder = std::thread::spawn(move || {
-        for _ in 0..5 {
-            let status = Command::new(assert_cmd::cargo::cargo_bin("distml-search"))
-                .current_dir(&dir)
-                .env("DISTML_OFFLINE", "1")
-                .arg("index")
-                .stdout(Stdio::null())
-                .status()
-                .unwrap();
-            assert!(status.success());
+        for rebuild in rebuilds {
+            rebuild.run().success();
         }
     });
     let mut searches = 0;
     while !rebuilder.is_finished() || searches < 5 {
-        let output = fixture
-            .cmd()
-            .args(["search", "--json", "-n", "1", "zero bubble"])
-            .output()
-            .unwrap();
         assert_eq!(
-            output.status.code(),
-            Some(0),
-            "search {searches} failed: {}",
-            stderr_of(&output)
+            search_ids(&fixture, &["-n", "1", "zero bubble"]),
+            ["zero-bubble-2024"],
+            "search {searches}"
         );
-        assert!(stdout_of(&output).contains("zero-bubble-2024"));
         searches += 1;
     }
     rebuilder.join().unwrap();

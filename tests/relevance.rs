@@ -21,7 +21,7 @@ fn judgments() -> Vec<(&'static str, Vec<&'static str>)> {
 }
 
 fn ranked_ids(fixture: &common::Fixture, query: &str) -> Vec<String> {
-    let output = fixture
+    let run = fixture
         .cmd()
         .args([
             "--catalog",
@@ -30,14 +30,11 @@ fn ranked_ids(fixture: &common::Fixture, query: &str) -> Vec<String> {
         ])
         .arg(fixture.index())
         .args(["search", "--json", "-n", "10", query])
-        .output()
-        .unwrap();
-    assert!(
-        output.status.code() != Some(2),
-        "{query}: {}",
-        common::stderr_of(&output)
-    );
-    common::json_ids(&output)
+        .run();
+    if run.status.code() == Some(2) {
+        run.fail(format!("{query}: an error"));
+    }
+    run.ids()
 }
 
 fn dcg(gains: impl Iterator<Item = f64>) -> f64 {
@@ -84,7 +81,7 @@ fn relevance_set() {
     let (ndcg, mrr) = (ndcg_sum / n, rr_sum / n);
     println!(
         "{} queries: nDCG@10 {ndcg:.3}, MRR {mrr:.3}",
-        JUDGMENTS.len()
+        judgments.len()
     );
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     assert!(ndcg >= 0.9, "nDCG@10 fell to {ndcg:.3}");

@@ -6,7 +6,7 @@ mod common;
 
 use std::io::Write;
 
-use common::{Fixture, TAGS, stderr_of, stdout_of};
+use common::{Fixture, TAGS, generations, search_ids, wait_for};
 use serde_json::{Value, json};
 
 const CATALOG: &str = r#"[section]
@@ -85,9 +85,7 @@ fn imported() -> Fixture {
 fn import_lines(fixture: &Fixture, lines: &str) {
     std::fs::write(fixture.dir.path().join("snapshot.jsonl"), lines).unwrap();
     fixture
-        .cmd()
-        .args(["import", "--arxiv-snapshot", "snapshot.jsonl"])
-        .assert()
+        .run(["import", "--arxiv-snapshot", "snapshot.jsonl"])
         .success();
 }
 
@@ -98,142 +96,146 @@ fn fixture() -> Fixture {
 }
 
 #[test]
-fn snapshot_records_are_searchable_with_the_catalog() {
-    let fixture = fixture();
-    let output = fixture
-        .cmd()
-        .args(["import", "--arxiv-snapshot", "snapshot.jsonl"])
-        .output()
-        .unwrap();
-    assert!(output.status.success(), "{}", stderr_of(&output));
-    let stdout = stdout_of(&output);
-    assert!(stdout.starts_with("imported 3 records (1 merged into catalog entries, 0 filtered out, 1 malformed lines skipped) from 5 lines"), "{stdout}");
-    assert!(
-        stderr_of(&output).contains("snapshot.jsonl:4: skipped malformed record"),
-        "{}",
-        stderr_of(&output)
-    );
+fn import_counts_what_it_imported_merged_and_skipped() {
+    fixture()
+        .run(["import", "--arxiv-snapshot", "snapshot.jsonl"])
+        .success()
+        .stdout_has("imported 3 records (1 merged into catalog entries, 0 filtered out, 1 malformed lines skipped) from 5 lines")
+        .stderr_has("snapshot.jsonl:4: skipped malformed record");
+}
 
-    let glorps = fixture
+/// The hit for `id` among the JSON lines of `search ARGS`.
+fn hit(fixture: &Fixture, args: &[&str], id: &str) -> Value {
+    let run = fixture
         .cmd()
-        .args(["search", "--json", "glorps"])
-        .output()
-        .unwrap();
-    let mut found = common::json_ids(&glorps);
+        .args(["search", "--json"])
+        .args(args)
+        .run()
+        .success();
+    match run.json_lines().into_iter().find(|hit| hit["id"] == id) {
+        Some(hit) => hit,
+        None => run.fail(format!("no hit {id}")),
+    }
+}
+
+#[test]
+fn snapshot_records_are_searchable_with_the_catalog() {
+    let mut found = search_ids(&imported(), &["glorps"]);
     found.sort();
     assert_eq!(found, ["arxiv:1412.99991", "arxiv:1412.99994"]);
-    let hit: Value = stdout_of(&glorps)
-        .lines()
-        .map(|l| serde_json::from_str::<Value>(l).unwrap())
-        .find(|v| v["id"] == "arxiv:1412.99991")
-        .unwrap();
-    assert_eq!(hit["collection"], "arxiv");
-    assert_eq!(hit["kind"], "paper");
-    let shown = stdout_of(
-        &fixture
-            .cmd()
-            .args(["show", "arxiv:1412.99991"])
-            .output()
-            .unwrap(),
-    );
-    assert!(shown.contains("abstract (from arxiv)"), "{shown}");
-    assert_eq!(hit["authors"], json!(["Ada Example", "Bob Placeholder"]));
-    assert_eq!(hit["url"], "https://arxiv.org/abs/1412.99991");
-    // Stored as published, shown with its line breaks collapsed.
-    assert!(
-        hit["snippet"]
-            .as_str()
-            .unwrap()
-            .contains("glorps across pretend"),
-        "{hit}"
-    );
+}
 
-    // The catalog entry is one result, and it gained the snapshot's abstract.
-    let zorblats = fixture
-        .cmd()
-        .args(["search", "--json", "zorblats"])
-        .output()
-        .unwrap();
-    assert_eq!(common::json_ids(&zorblats), ["bubbles-2015"]);
-    let show = stdout_of(
-        &fixture
-            .cmd()
-            .args(["show", "bubbles-2015"])
-            .output()
-            .unwrap(),
-    );
-    assert!(
-        show.contains("Zorblats in pipelines, from the snapshot.")
-            && show.contains("abstract (from arxiv)"),
-        "{show}"
-    );
-
-    // Synonyms, filters and collections work on snapshot records too.
+#[test]
+fn a_snapshot_hit_carries_its_collection_kind_authors_and_url() {
+    let hit = hit(&imported(), &["glorps"], "arxiv:1412.99991");
     assert_eq!(
-        common::search_ids(&fixture, &["key-value cache"]),
+        (
+            &hit["collection"],
+            &hit["kind"],
+            &hit["authors"],
+            &hit["url"]
+        ),
+        (
+            &json!("arxiv"),
+            &json!("paper"),
+            &json!(["Ada Example", "Bob Placeholder"]),
+            &json!("https://arxiv.org/abs/1412.99991")
+        )
+    );
+}
+
+#[test]
+fn a_snippet_shows_an_abstract_with_its_line_breaks_collapsed() {
+    let hit = hit(&imported(), &["glorps"], "arxiv:1412.99991");
+    let snippet = hit["snippet"].as_str().unwrap();
+    assert!(snippet.contains("glorps across pretend"), "{hit}");
+}
+
+#[test]
+fn a_record_of_a_catalog_entry_merges_into_it_as_one_result() {
+    assert_eq!(search_ids(&imported(), &["zorblats"]), ["bubbles-2015"]);
+}
+
+#[test]
+fn a_merged_catalog_entry_shows_the_snapshots_abstract() {
+    imported()
+        .run(["show", "bubbles-2015"])
+        .success()
+        .stdout_has("Zorblats in pipelines, from the snapshot.")
+        .stdout_has("abstract (from arxiv)");
+}
+
+#[test]
+fn synonyms_reach_snapshot_records() {
+    assert_eq!(
+        search_ids(&imported(), &["key-value cache"]),
         ["arxiv:1412.99992"]
     );
+}
+
+#[test]
+fn a_year_filter_reaches_snapshot_records() {
     assert_eq!(
-        common::search_ids(&fixture, &["--year", "2021", "glorps"]),
+        search_ids(&imported(), &["--year", "2021", "glorps"]),
         ["arxiv:1412.99994"]
     );
-    // Imported records are papers, and their authors' names are words that
-    // typos are repaired to.
-    let mut papers = common::search_ids(&fixture, &["kind:paper", "glorps"]);
+}
+
+#[test]
+fn snapshot_records_are_papers() {
+    let fixture = imported();
+    let mut papers = search_ids(&fixture, &["kind:paper", "glorps"]);
     papers.sort();
     assert_eq!(papers, ["arxiv:1412.99991", "arxiv:1412.99994"]);
-    assert!(common::search_ids(&fixture, &["kind:project", "glorps"]).is_empty());
-    let typo = fixture
-        .cmd()
-        .args(["search", "--json", "placeholdr glorps"])
-        .output()
-        .unwrap();
-    assert!(
-        stderr_of(&typo).contains("searched for placeholder (not placeholdr)"),
-        "{}",
-        stderr_of(&typo)
-    );
-    // An imported record's section is its primary category, in any case.
+    assert!(search_ids(&fixture, &["kind:project", "glorps"]).is_empty());
+}
+
+#[test]
+fn typos_are_repaired_to_snapshot_authors_names() {
+    imported()
+        .run(["search", "--json", "placeholdr glorps"])
+        .success()
+        .stderr_has("searched for placeholder (not placeholdr)");
+}
+
+#[test]
+fn a_records_section_is_its_primary_category_in_any_case() {
+    let fixture = imported();
     assert_eq!(
-        common::search_ids(&fixture, &["section:cs.dc", "glorps"]),
+        search_ids(&fixture, &["section:cs.dc", "glorps"]),
         ["arxiv:1412.99991"]
     );
     assert_eq!(
-        common::search_ids(&fixture, &["section:astro-ph"]),
+        search_ids(&fixture, &["section:astro-ph"]),
         ["arxiv:1412.99994"]
     );
-    assert_eq!(
-        common::search_ids(&fixture, &["--collection", "catalog", "glorps"]),
-        Vec::<String>::new()
-    );
-    assert_eq!(
-        common::search_ids(&fixture, &["--collection", "arxiv", "pipeline"]),
-        Vec::<String>::new()
-    );
+}
 
-    // A record found by a filter alone, with no note, shows its abstract's
-    // opening.
-    let listed = fixture
-        .cmd()
-        .args(["search", "--json", "year:2021"])
-        .output()
-        .unwrap();
-    let hit: Value = serde_json::from_str(stdout_of(&listed).lines().next().unwrap()).unwrap();
+#[test]
+fn a_collection_filter_keeps_one_collection() {
+    let fixture = imported();
+    assert!(search_ids(&fixture, &["--collection", "catalog", "glorps"]).is_empty());
+    assert!(search_ids(&fixture, &["--collection", "arxiv", "pipeline"]).is_empty());
+}
+
+#[test]
+fn a_record_found_by_a_filter_alone_shows_its_abstracts_opening() {
+    let run = imported().run(["search", "--json", "year:2021"]).success();
+    let hit = &run.json_lines()[0];
     assert_eq!(
+        (&hit["id"], &hit["snippet_field"], &hit["snippet"]),
         (
-            hit["id"].as_str(),
-            hit["snippet_field"].as_str(),
-            hit["snippet"].as_str()
-        ),
-        (
-            Some("arxiv:1412.99994"),
-            Some("abstract"),
-            Some("Glorps in the sky.")
+            &json!("arxiv:1412.99994"),
+            &json!("abstract"),
+            &json!("Glorps in the sky.")
         )
     );
-    // Filters alone list the catalog first, then the newest records.
+}
+
+#[test]
+fn filters_alone_list_the_catalog_first_then_the_newest_records() {
     assert_eq!(
-        common::search_ids(&fixture, &["author:placeholder"]),
+        search_ids(&imported(), &["author:placeholder"]),
         [
             "bubbles-2015",
             "arxiv:1412.99994",
@@ -241,53 +243,59 @@ fn snapshot_records_are_searchable_with_the_catalog() {
             "arxiv:1412.99992"
         ]
     );
-    // `stats` counts both collections.
-    let stats = stdout_of(&fixture.cmd().arg("stats").output().unwrap());
-    assert!(
-        stats.contains("index: catalog 1, imported from arXiv 3; "),
-        "{stats}"
-    );
+}
 
-    // `list` is the catalog's listing, whatever was imported.
-    let list = fixture.cmd().args(["list", "--json"]).output().unwrap();
-    assert_eq!(common::json_ids(&list), ["bubbles-2015"]);
+#[test]
+fn stats_counts_both_collections() {
+    imported()
+        .run(["stats"])
+        .success()
+        .stdout_has("index: catalog 1, imported from arXiv 3; ");
+}
 
-    // `show` shows an imported record too, as the index holds it.
-    let shown = fixture
-        .cmd()
-        .args(["show", "arxiv:1412.99991"])
-        .output()
-        .unwrap();
-    let shown = stdout_of(&shown);
-    assert!(
-        shown.starts_with("Imaginary Sharding of Glorps")
-            && shown.contains("cs.DC")
-            && shown.contains("glorps across pretend devices"),
-        "{shown}"
-    );
-    let json: Value = serde_json::from_str(&stdout_of(
-        &fixture
-            .cmd()
-            .args(["show", "--json", "arxiv:1412.99991"])
-            .output()
-            .unwrap(),
-    ))
-    .unwrap();
-    assert_eq!(json["collection"], "arxiv");
-    assert_eq!(json["abstract"], "We shard glorps across pretend devices.");
+#[test]
+fn list_is_the_catalogs_listing_whatever_was_imported() {
+    let run = imported().run(["list", "--json"]).success();
+    assert_eq!(run.ids(), ["bubbles-2015"]);
+}
 
-    // An imported record's id is derived, not stored, yet finds it.
+#[test]
+fn show_shows_an_imported_record_as_the_index_holds_it() {
+    let run = imported()
+        .run(["show", "arxiv:1412.99991"])
+        .success()
+        .stdout_has("cs.DC")
+        .stdout_has("glorps across pretend devices")
+        .stdout_has("abstract (from arxiv)");
+    if !run.stdout().starts_with("Imaginary Sharding of Glorps\n") {
+        run.fail("show starts with the title");
+    }
+}
+
+#[test]
+fn show_json_of_an_imported_record_has_its_collection_and_abstract() {
+    let shown = imported()
+        .run(["show", "--json", "arxiv:1412.99991"])
+        .success()
+        .json();
+    assert_eq!(shown["collection"], "arxiv");
+    assert_eq!(shown["abstract"], "We shard glorps across pretend devices.");
+}
+
+#[test]
+fn an_imported_records_derived_id_finds_it() {
     assert_eq!(
-        common::search_ids(&fixture, &["id:arxiv:1412.99994v2"]),
+        search_ids(&imported(), &["id:arxiv:1412.99994v2"]),
         ["arxiv:1412.99994"]
     );
-    let similar = fixture
-        .cmd()
-        .args(["similar", "--json", "arxiv:1412.99991"])
-        .output()
-        .unwrap();
-    assert!(similar.status.success(), "{}", stderr_of(&similar));
-    let similar = common::json_ids(&similar);
+}
+
+#[test]
+fn similar_works_from_an_imported_record() {
+    let run = imported()
+        .run(["similar", "--json", "arxiv:1412.99991"])
+        .success();
+    let similar = run.ids();
     assert!(
         similar.contains(&"arxiv:1412.99994".to_string())
             && !similar.contains(&"arxiv:1412.99991".to_string()),
@@ -295,8 +303,9 @@ fn snapshot_records_are_searchable_with_the_catalog() {
     );
 }
 
-#[test]
-fn malformed_lines_are_numbered_across_a_multi_megabyte_file() {
+/// A snapshot that spans several read blocks of a megabyte, has a line
+/// longer than a block, four malformed lines and no line break at its end.
+fn multi_megabyte() -> Fixture {
     // Lines are read in blocks of a megabyte: this file spans several, has a
     // line longer than a block, and no line break at its end.
     let long_abstract = "zorblat ".repeat(200_000);
@@ -321,32 +330,33 @@ fn malformed_lines_are_numbered_across_a_multi_megabyte_file() {
         .collect();
     let fixture = fixture();
     std::fs::write(fixture.dir.path().join("snapshot.jsonl"), lines.join("\n")).unwrap();
-    let output = fixture
-        .cmd()
-        .args(["import", "--arxiv-snapshot", "snapshot.jsonl"])
-        .output()
-        .unwrap();
-    assert!(output.status.success(), "{}", stderr_of(&output));
-    let stdout = stdout_of(&output);
-    assert!(stdout.starts_with("imported 2496 records (0 merged into catalog entries, 0 filtered out, 4 malformed lines skipped) from 2500 lines"), "{stdout}");
-    let stderr = stderr_of(&output);
+    fixture
+}
+
+#[test]
+fn malformed_lines_are_numbered_across_a_multi_megabyte_file() {
+    let fixture = multi_megabyte();
+    let mut run = fixture
+        .run(["import", "--arxiv-snapshot", "snapshot.jsonl"])
+        .success()
+        .stdout_has("imported 2496 records (0 merged into catalog entries, 0 filtered out, 4 malformed lines skipped) from 2500 lines");
     for n in [2, 700, 1400, 2500] {
-        assert!(
-            stderr.contains(&format!("snapshot.jsonl:{n}: skipped malformed record")),
-            "line {n}: {stderr}"
-        );
+        run = run.stderr_has(&format!("snapshot.jsonl:{n}: skipped malformed record"));
     }
-    let long = fixture
-        .cmd()
-        .args(["search", "--json", "zorblat"])
-        .output()
-        .unwrap();
-    assert_eq!(common::json_ids(&long), ["arxiv:1412.91000"]);
+}
+
+#[test]
+fn a_line_longer_than_a_read_block_is_one_record() {
+    let fixture = multi_megabyte();
+    fixture
+        .run(["import", "--arxiv-snapshot", "snapshot.jsonl"])
+        .success();
+    assert_eq!(search_ids(&fixture, &["zorblat"]), ["arxiv:1412.91000"]);
 }
 
 /// The stderr of a search for `query`.
 fn search_stderr(fixture: &Fixture, query: &str) -> String {
-    stderr_of(&fixture.cmd().args(["search", query]).output().unwrap())
+    fixture.run(["search", query]).stderr().to_owned()
 }
 
 #[test]
@@ -396,7 +406,7 @@ fn identifiers_find_their_record() {
     with_doi["doi"] = json!("10.5555/FICT.2020.7");
     import_lines(&fixture, &format!("{}{}\n", snapshot(), with_doi));
     let first = |query: &str| {
-        common::search_ids(&fixture, &["--", query])
+        search_ids(&fixture, &["--", query])
             .into_iter()
             .next()
             .unwrap_or_default()
@@ -407,14 +417,12 @@ fn identifiers_find_their_record() {
     assert_eq!(first("1412.99998"), "bubbles-2015");
     assert_eq!(first("10.5555/fict.2020.7"), "arxiv:1412.99995");
     assert_eq!(first("doi:10.5555/FICT.2020.7"), "arxiv:1412.99995");
-    assert_eq!(
-        common::search_ids(&fixture, &["arxiv:1412.99990"]),
-        Vec::<String>::new()
-    );
+    assert!(search_ids(&fixture, &["arxiv:1412.99990"]).is_empty());
 }
 
-#[test]
-fn an_index_of_an_older_schema_says_its_imports_are_left_out() {
+/// An index written by an older build, whose schema lacks fields this
+/// build needs, holding three imported records.
+fn older_schema() -> Fixture {
     let fixture = fixture();
     // An older build's index: its schema lacks fields this build needs.
     let mut builder = tantivy::schema::Schema::builder();
@@ -431,29 +439,33 @@ fn an_index_of_an_older_schema_says_its_imports_are_left_out() {
     writer.commit().unwrap();
     std::fs::write(fixture.index().join("CURRENT"), "gen-1-1").unwrap();
 
-    let stats = fixture.cmd().arg("stats").output().unwrap();
-    assert!(
-        stdout_of(&stats).contains("3 imported records would need importing again"),
-        "{}{}",
-        stdout_of(&stats),
-        stderr_of(&stats)
+    fixture
+}
+
+#[test]
+fn stats_on_an_older_schema_says_imports_would_need_importing_again() {
+    older_schema()
+        .run(["stats"])
+        .success()
+        .stdout_has("3 imported records would need importing again");
+}
+
+#[test]
+fn a_search_on_an_older_schema_rebuilds_and_says_imports_are_left_out() {
+    older_schema().run(["search", "pipeline"]).success().stderr_has(
+        "held 3 imported arXiv records; it was rebuilt from the catalog, so import the snapshot again",
     );
-    let output = fixture.cmd().args(["search", "pipeline"]).output().unwrap();
-    assert!(output.status.success(), "{}", stderr_of(&output));
-    assert!(
-        stderr_of(&output).contains(
-            "held 3 imported arXiv records; it was rebuilt from the catalog, so import the snapshot again"
-        ),
-        "{}",
-        stderr_of(&output)
-    );
-    // Said once: the rebuilt index is current.
-    let again = fixture.cmd().args(["search", "pipeline"]).output().unwrap();
-    assert!(
-        !stderr_of(&again).contains("imported arXiv records"),
-        "{}",
-        stderr_of(&again)
-    );
+}
+
+#[test]
+fn the_older_schema_is_said_once() {
+    let fixture = older_schema();
+    fixture.run(["search", "pipeline"]).success();
+    // The rebuilt index is current.
+    fixture
+        .run(["search", "pipeline"])
+        .success()
+        .stderr_lacks("imported arXiv records");
 }
 
 #[test]
@@ -499,7 +511,7 @@ fn tied_results_show_the_newest_then_by_id_whatever_the_limit() {
 }
 
 #[test]
-fn filters_gzip_and_standard_input() {
+fn a_gzipped_snapshot_is_filtered_by_category_and_date() {
     let fixture = fixture();
     let gz = fixture.dir.path().join("snapshot.jsonl.gz");
     let mut encoder = flate2::write::GzEncoder::new(
@@ -508,9 +520,8 @@ fn filters_gzip_and_standard_input() {
     );
     encoder.write_all(snapshot().as_bytes()).unwrap();
     encoder.finish().unwrap();
-    let output = fixture
-        .cmd()
-        .args([
+    fixture
+        .run([
             "import",
             "--arxiv-snapshot",
             "snapshot.jsonl.gz",
@@ -519,27 +530,19 @@ fn filters_gzip_and_standard_input() {
             "--since",
             "2016",
         ])
-        .output()
-        .unwrap();
-    assert!(output.status.success(), "{}", stderr_of(&output));
-    assert!(
-        stdout_of(&output)
-            .starts_with("imported 1 records (1 merged into catalog entries, 2 filtered out"),
-        "{}",
-        stdout_of(&output)
-    );
+        .success()
+        .stdout_has("imported 1 records (1 merged into catalog entries, 2 filtered out");
+}
 
-    let output = fixture
+#[test]
+fn a_snapshot_is_read_from_standard_input() {
+    fixture()
         .cmd()
         .args(["import", "--arxiv-snapshot", "-"])
-        .write_stdin(snapshot())
-        .output()
-        .unwrap();
-    assert!(
-        stdout_of(&output).starts_with("imported 3 records"),
-        "{}",
-        stdout_of(&output)
-    );
+        .stdin(snapshot())
+        .run()
+        .success()
+        .stdout_has("imported 3 records");
 }
 
 #[test]
@@ -552,11 +555,8 @@ fn a_catalog_edit_keeps_the_imported_collection() {
             "note = \"Fictional, edited to mention frobnication.\"",
         ),
     );
-    assert_eq!(
-        common::search_ids(&fixture, &["frobnication"]),
-        ["bubbles-2015"]
-    );
-    assert_eq!(common::search_ids(&fixture, &["glorps"]).len(), 2);
+    assert_eq!(search_ids(&fixture, &["frobnication"]), ["bubbles-2015"]);
+    assert_eq!(search_ids(&fixture, &["glorps"]).len(), 2);
 }
 
 #[test]
@@ -572,38 +572,26 @@ fn a_failed_import_leaves_the_index_as_it_was() {
         &bytes[..bytes.len() / 2],
     )
     .unwrap();
-    let output = fixture
-        .cmd()
-        .args(["import", "--arxiv-snapshot", "cut.jsonl.gz"])
-        .output()
-        .unwrap();
-    assert_eq!(output.status.code(), Some(2), "{}", stdout_of(&output));
-    assert_eq!(
-        stderr_of(&output).lines().count(),
-        1,
-        "{}",
-        stderr_of(&output)
-    );
+    let run = fixture
+        .run(["import", "--arxiv-snapshot", "cut.jsonl.gz"])
+        .code(2);
+    if run.stderr().lines().count() != 1 {
+        run.fail("expected one error line");
+    }
     assert_eq!(
         std::fs::read_to_string(fixture.index().join("CURRENT")).unwrap(),
         current
     );
-    assert_eq!(common::search_ids(&fixture, &["glorps"]).len(), 2);
+    assert_eq!(search_ids(&fixture, &["glorps"]).len(), 2);
 }
 
 #[test]
 fn ndjson_export_writes_every_document() {
     let fixture = imported();
-    let output = fixture
-        .cmd()
-        .args(["export", "--format", "ndjson"])
-        .output()
-        .unwrap();
-    assert!(output.status.success(), "{}", stderr_of(&output));
-    let docs: Vec<Value> = stdout_of(&output)
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let docs = fixture
+        .run(["export", "--format", "ndjson"])
+        .success()
+        .json_lines();
     assert_eq!(docs.len(), 4);
     assert_eq!(
         docs.iter().filter(|d| d["collection"] == "arxiv").count(),
@@ -616,8 +604,9 @@ fn ndjson_export_writes_every_document() {
     );
 }
 
-#[test]
-fn a_killed_import_leaves_the_previous_index() {
+/// The imported fixture, and an import of 60,000 more records killed once
+/// its new generation has files, that is mid-write; and CURRENT before.
+fn killed_import() -> (Fixture, String) {
     let fixture = imported();
     let current = std::fs::read_to_string(fixture.index().join("CURRENT")).unwrap();
     let many: String = (0..60_000)
@@ -632,39 +621,46 @@ fn a_killed_import_leaves_the_previous_index() {
         })
         .collect();
     std::fs::write(fixture.dir.path().join("many.jsonl"), many).unwrap();
-    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("distml-search"))
-        .current_dir(fixture.dir.path())
-        .env("DISTML_OFFLINE", "1")
+    let mut child = fixture
+        .cmd()
         .args(["import", "--arxiv-snapshot", "many.jsonl"])
+        .into_command()
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
         .spawn()
         .unwrap();
-    let generations = || common::generations(&fixture.index()).len();
-    let started = std::time::Instant::now();
-    while generations() < 2 && started.elapsed() < std::time::Duration::from_secs(30) {
-        std::thread::sleep(std::time::Duration::from_millis(5));
-    }
-    std::thread::sleep(std::time::Duration::from_millis(100));
+    wait_for("the import to write its new generation", || {
+        let now = generations(&fixture.index());
+        now.len() == 2 && common::has_files(&fixture.index().join(&now[1]))
+    });
     child.kill().unwrap();
     assert!(
         !child.wait().unwrap().success(),
         "the import finished before it could be killed"
     );
+    (fixture, current)
+}
+
+#[test]
+fn a_killed_import_leaves_the_previous_index() {
+    let (fixture, current) = killed_import();
     assert_eq!(
         std::fs::read_to_string(fixture.index().join("CURRENT")).unwrap(),
         current
     );
-    let mut found = common::search_ids(&fixture, &["--collection", "arxiv", "glorps"]);
+    let mut found = search_ids(&fixture, &["--collection", "arxiv", "glorps"]);
     found.sort();
     assert_eq!(found, ["arxiv:1412.99991", "arxiv:1412.99994"]);
+}
+
+#[test]
+fn the_import_after_a_killed_one_removes_its_generation() {
+    let (fixture, _) = killed_import();
     fixture
-        .cmd()
-        .args(["import", "--arxiv-snapshot", "snapshot.jsonl"])
-        .assert()
+        .run(["import", "--arxiv-snapshot", "snapshot.jsonl"])
         .success();
     assert_eq!(
-        generations(),
+        generations(&fixture.index()).len(),
         1,
         "the killed import's generation is cleaned up"
     );
@@ -736,31 +732,35 @@ fn large_snapshot() -> String {
 
 /// Each hit's id and score, as `search --json` prints them.
 fn scored(fixture: &Fixture, args: &[&str]) -> Vec<(String, String)> {
-    let output = fixture
-        .cmd()
-        .args(["search", "--json"])
-        .args(args)
-        .output()
-        .unwrap();
-    stdout_of(&output)
-        .lines()
-        .map(|line| {
-            let hit: Value = serde_json::from_str(line).unwrap();
-            (hit["id"].to_string(), hit["score"].to_string())
-        })
+    let run = fixture.cmd().args(["search", "--json"]).args(args).run();
+    run.json_lines()
+        .iter()
+        .map(|hit| (hit["id"].to_string(), hit["score"].to_string()))
         .collect()
+}
+
+/// The large snapshot imported once, shared by the tests that only search
+/// it. A static outlives the tests, so it lives in the target's folder for
+/// test files, where the next run removes it.
+fn large() -> &'static Fixture {
+    static LARGE: std::sync::OnceLock<Fixture> = std::sync::OnceLock::new();
+    LARGE.get_or_init(|| {
+        let parent = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("snapshot-large");
+        let _ = std::fs::remove_dir_all(&parent);
+        std::fs::create_dir_all(&parent).unwrap();
+        let fixture =
+            Fixture::with_files_in(&parent, &[("tags.toml", TAGS), ("papers.toml", CATALOG)]);
+        std::fs::write(fixture.dir.path().join("large.jsonl"), large_snapshot()).unwrap();
+        fixture
+            .run(["import", "--arxiv-snapshot", "large.jsonl"])
+            .success();
+        fixture
+    })
 }
 
 #[test]
 fn large_indexes_rank_candidates_as_exhaustive_search_does() {
-    let fixture = fixture();
-    std::fs::write(fixture.dir.path().join("large.jsonl"), large_snapshot()).unwrap();
-    let output = fixture
-        .cmd()
-        .args(["import", "--arxiv-snapshot", "large.jsonl"])
-        .output()
-        .unwrap();
-    assert!(output.status.success(), "{}", stderr_of(&output));
+    let fixture = large();
     for query in [
         "pipeline bubble",
         "MoE zorp",
@@ -770,16 +770,20 @@ fn large_indexes_rank_candidates_as_exhaustive_search_does() {
         "sparse expert routing",
     ] {
         let args: Vec<&str> = query.split(' ').collect();
-        let fast = scored(&fixture, &[&["-n", "20"], &args[..]].concat());
+        let fast = scored(fixture, &[&["-n", "20"], &args[..]].concat());
         let exact = scored(
-            &fixture,
+            fixture,
             &[&["-n", "20", "--exhaustive"], &args[..]].concat(),
         );
         assert_eq!(fast.len(), 20, "{query}");
         // The same results with the same scores.
         assert_eq!(fast, exact, "{query}");
     }
-    // And for queries drawn at random from the words, technique names and
+}
+
+#[test]
+fn random_queries_rank_as_exhaustive_search_does_and_most_use_candidates() {
+    // Queries drawn at random from the words, technique names and
     // operators of the corpus.
     const PIECES: &[&str] = &[
         "pipeline",
@@ -802,6 +806,7 @@ fn large_indexes_rank_candidates_as_exhaustive_search_does() {
         "experts",
         "schedule",
     ];
+    let fixture = large();
     let mut state: u64 = 11;
     let mut proven = 0;
     for _ in 0..25 {
@@ -814,56 +819,61 @@ fn large_indexes_rank_candidates_as_exhaustive_search_does() {
         let words = 2 + next(3);
         let query: Vec<&str> = (0..words).map(|_| PIECES[next(PIECES.len())]).collect();
         let query = query.join(" ");
-        let fast = fixture
+        let explained = fixture
             .cmd()
             .args(["search", "--json", "--explain", "-n", "10", "--", &query])
-            .output()
-            .unwrap();
-        proven += usize::from(stderr_of(&fast).contains("no other match can rank higher"));
-        let fast = scored(&fixture, &["-n", "10", "--", &query]);
-        let exact = scored(&fixture, &["-n", "10", "--exhaustive", "--", &query]);
+            .run();
+        proven += usize::from(
+            explained
+                .stderr()
+                .contains("no other match can rank higher"),
+        );
+        let fast = scored(fixture, &["-n", "10", "--", &query]);
+        let exact = scored(fixture, &["-n", "10", "--exhaustive", "--", &query]);
         assert_eq!(fast, exact, "{query}");
     }
     assert!(
         proven >= 10,
         "only {proven} of 25 random queries ranked candidates"
     );
-    let explained = fixture
-        .cmd()
-        .args(["search", "--explain", "pipeline bubble"])
-        .output()
-        .unwrap();
-    assert!(
-        stderr_of(&explained).contains("candidates scored; no other match can rank higher"),
-        "{}",
-        stderr_of(&explained)
-    );
+}
 
-    // A record named only by a technique's other name is found by its acronym.
-    assert_eq!(common::search_ids(&fixture, &["MoE"]), ["arxiv:1401.00143"]);
+#[test]
+fn explain_says_when_candidates_were_enough() {
+    large()
+        .run(["search", "--explain", "pipeline bubble"])
+        .success()
+        .stderr_has("candidates scored; no other match can rank higher");
+}
 
-    // A filter alone lists the newest first, across years: all 2,000 of
-    // 2025, then 2024's.
-    let listed = fixture
-        .cmd()
-        .args(["search", "--json", "-n", "2500", "author:placeholder"])
-        .output()
-        .unwrap();
+#[test]
+fn a_record_named_only_by_a_techniques_other_name_is_found_by_its_acronym() {
+    assert_eq!(search_ids(large(), &["MoE"]), ["arxiv:1401.00143"]);
+}
+
+#[test]
+fn a_filter_alone_lists_the_newest_first_across_years() {
+    // All 2,000 of 2025, then 2024's.
+    let run = large()
+        .run(["search", "--json", "-n", "2500", "author:placeholder"])
+        .success();
     let mut per_year: Vec<(i64, usize)> = Vec::new();
-    for line in String::from_utf8_lossy(&listed.stdout).lines() {
-        let year = serde_json::from_str::<Value>(line).unwrap()["year"]
-            .as_i64()
-            .unwrap();
+    for hit in run.json_lines() {
+        let year = hit["year"].as_i64().unwrap();
         match per_year.last_mut() {
             Some((y, n)) if *y == year => *n += 1,
             _ => per_year.push((year, 1)),
         }
     }
     assert_eq!(per_year, [(2025, 2000), (2024, 500)]);
-    // A shorter listing is the start of a longer one.
-    let five = common::search_ids(&fixture, &["-n", "5", "author:placeholder"]);
+}
+
+#[test]
+fn a_shorter_listing_is_the_start_of_a_longer_one() {
+    let fixture = large();
+    let five = search_ids(fixture, &["-n", "5", "author:placeholder"]);
     for n in 1..5 {
-        let shorter = common::search_ids(&fixture, &["-n", &n.to_string(), "author:placeholder"]);
+        let shorter = search_ids(fixture, &["-n", &n.to_string(), "author:placeholder"]);
         assert_eq!(shorter, five[..n], "-n {n}");
     }
 }

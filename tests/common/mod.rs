@@ -1,10 +1,15 @@
-//! Shared fixtures: a small catalog in a temporary folder, and the binary.
+//! Shared fixtures: a small catalog in a temporary folder, and the binary
+//! run on it (`Cmd`, in `cmd.rs`).
 #![allow(dead_code)]
+
+mod cmd;
 
 use std::path::{Path, PathBuf};
 
-use assert_cmd::Command;
 use tempfile::TempDir;
+
+#[allow(unused_imports)]
+pub use cmd::{BIN, Cmd, Run};
 
 pub const TAGS: &str = r#"[[tag]]
 id = "pipeline-parallelism"
@@ -99,6 +104,47 @@ tags = ["mixture-of-experts", "collective-communication"]
 note = "Shadows popular experts and overlaps all-to-all with expert compute."
 "#;
 
+/// A wholly invented section (2014 arXiv ids had four digits, and 10.5555
+/// is a test prefix), for the tests that compare outputs whole.
+pub const INVENTED: &str = r#"[section]
+name = "Invented Systems"
+group = "Papers"
+order = 1
+
+[[entry]]
+id = "wobble-2021"
+kind = "paper"
+title = "Wobble: Pretend Pipelines for Imaginary Accelerators"
+url = "https://arxiv.org/abs/1412.99990"
+authors = ["Ada Example", "Bob Placeholder"]
+venue = "FICT"
+year = 2021
+arxiv = "1412.99990"
+tags = ["pipeline-parallelism"]
+note = "Streams pretend micro-batches through imaginary stages."
+
+[[entry]]
+id = "snarkshard-2023"
+kind = "paper"
+title = "SnarkShard: Routing Make-Believe Experts"
+url = "https://doi.org/10.5555/fictional.77"
+authors = ["Carol Sample"]
+et_al = true
+venue = "FICTCONF"
+year = 2023
+doi = "10.5555/fictional.77"
+tags = ["mixture-of-experts", "collective-communication"]
+note = "Routes tokens to invented experts over a pretend all-to-all."
+
+[[entry]]
+id = "gizmo"
+kind = "project"
+title = "Gizmo: A Make-Believe Trainer"
+url = "https://example.org/gizmo"
+tags = ["activation-recomputation"]
+note = "An invented codebase that recomputes pretend activations."
+"#;
+
 /// A temporary project folder holding `catalog/`.
 pub struct Fixture {
     pub dir: TempDir,
@@ -115,8 +161,18 @@ impl Fixture {
         ])
     }
 
+    /// The vocabulary and the invented section alone.
+    pub fn invented() -> Self {
+        Fixture::with_files(&[("tags.toml", TAGS), ("invented-systems.toml", INVENTED)])
+    }
+
     pub fn with_files(files: &[(&str, &str)]) -> Self {
-        let dir = tempfile::tempdir().unwrap();
+        Fixture::with_files_in(std::env::temp_dir(), files)
+    }
+
+    /// As [`Fixture::with_files`], in a temporary folder under `parent`.
+    pub fn with_files_in(parent: impl AsRef<Path>, files: &[(&str, &str)]) -> Self {
+        let dir = tempfile::tempdir_in(parent).unwrap();
         std::fs::create_dir(dir.path().join("catalog")).unwrap();
         let fixture = Fixture { dir };
         for (name, text) in files {
@@ -141,15 +197,14 @@ impl Fixture {
         std::fs::read_to_string(self.catalog().join(name)).unwrap()
     }
 
-    /// The binary, run in the fixture's folder with no location variables.
-    pub fn cmd(&self) -> Command {
-        let mut cmd = Command::cargo_bin("distml-search").unwrap();
-        cmd.current_dir(self.dir.path())
-            .env_remove("DISTML_CATALOG")
-            .env_remove("DISTML_INDEX")
-            .env("NO_COLOR", "1")
-            .env("DISTML_OFFLINE", "1");
-        cmd
+    /// The binary, run in the fixture's folder (see [`Cmd::new`]).
+    pub fn cmd(&self) -> Cmd {
+        Cmd::new(self)
+    }
+
+    /// Runs `args` on the fixture.
+    pub fn run<I: IntoIterator<Item = S>, S: AsRef<std::ffi::OsStr>>(&self, args: I) -> Run {
+        self.cmd().args(args).run()
     }
 }
 
@@ -161,37 +216,14 @@ pub fn at(file: &str, line: u32, column: u32) -> String {
     )
 }
 
-pub fn stderr_of(output: &std::process::Output) -> String {
-    String::from_utf8_lossy(&output.stderr).into_owned()
-}
-
-pub fn stdout_of(output: &std::process::Output) -> String {
-    String::from_utf8_lossy(&output.stdout).into_owned()
-}
-
-/// The entry ids of a `--json` output, best first.
-pub fn json_ids(output: &std::process::Output) -> Vec<String> {
-    stdout_of(output)
-        .lines()
-        .map(|l| {
-            serde_json::from_str::<serde_json::Value>(l).unwrap()["id"]
-                .as_str()
-                .unwrap()
-                .to_string()
-        })
-        .collect()
-}
-
-/// The ids `search --json ARGS` finds in the fixture.
+/// The ids `search --json ARGS` finds in the fixture, best first; the exit
+/// status says whether there were any (0) or none (1).
+#[track_caller]
 pub fn search_ids(fixture: &Fixture, args: &[&str]) -> Vec<String> {
-    json_ids(
-        &fixture
-            .cmd()
-            .args(["search", "--json"])
-            .args(args)
-            .output()
-            .unwrap(),
-    )
+    let run = fixture.cmd().args(["search", "--json"]).args(args).run();
+    let ids = run.ids();
+    run.code(if ids.is_empty() { 1 } else { 0 });
+    ids
 }
 
 /// The index generation folders (`gen-*`) under `index`.
@@ -206,4 +238,23 @@ pub fn generations(index: &Path) -> Vec<String> {
         .unwrap_or_default();
     names.sort();
     names
+}
+
+/// Waits until `condition` holds, polling, and panics if it does not within
+/// two minutes: a bound for a hang, not a measure of speed.
+#[track_caller]
+pub fn wait_for(what: &str, mut condition: impl FnMut() -> bool) {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
+    while !condition() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "gave up waiting for {what}"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+}
+
+/// Whether `dir` holds at least one file.
+pub fn has_files(dir: &Path) -> bool {
+    std::fs::read_dir(dir).is_ok_and(|mut entries| entries.next().is_some())
 }

@@ -1,0 +1,325 @@
+//! What other tools read, compared whole on the invented catalog: the JSON
+//! lines of `search`, `similar` and `list`, BibTeX, the terminal listing,
+//! `show`, `stats` and the exported markdown. Scores are the one thing left
+//! out of the comparisons, explicitly, as ranking work changes them.
+
+mod common;
+
+use common::{Fixture, generations};
+use serde_json::{Value, json};
+
+/// Each JSON line, with its `score` checked to be a positive number and
+/// then removed, so that the rest compares whole.
+fn without_scores(lines: Vec<Value>) -> Vec<Value> {
+    lines
+        .into_iter()
+        .map(|mut hit| {
+            let score = hit["score"].as_f64();
+            assert!(score.is_some_and(|s| s > 0.0), "score in {hit}");
+            hit.as_object_mut().unwrap().remove("score");
+            hit
+        })
+        .collect()
+}
+
+fn wobble() -> Value {
+    json!({
+        "arxiv": "1412.99990", "authors": ["Ada Example", "Bob Placeholder"],
+        "collection": "catalog", "doi": null, "id": "wobble-2021", "kind": "paper",
+        "note": "Streams pretend micro-batches through imaginary stages.",
+        "section": "Invented Systems", "tags": ["pipeline-parallelism"],
+        "title": "Wobble: Pretend Pipelines for Imaginary Accelerators",
+        "url": "https://arxiv.org/abs/1412.99990", "venue": "FICT", "year": 2021
+    })
+}
+
+fn snarkshard() -> Value {
+    json!({
+        "arxiv": null, "authors": ["Carol Sample"], "collection": "catalog",
+        "doi": "10.5555/fictional.77", "id": "snarkshard-2023", "kind": "paper",
+        "note": "Routes tokens to invented experts over a pretend all-to-all.",
+        "section": "Invented Systems",
+        "tags": ["mixture-of-experts", "collective-communication"],
+        "title": "SnarkShard: Routing Make-Believe Experts",
+        "url": "https://doi.org/10.5555/fictional.77", "venue": "FICTCONF", "year": 2023
+    })
+}
+
+fn gizmo() -> Value {
+    json!({
+        "arxiv": null, "authors": [], "collection": "catalog", "doi": null, "id": "gizmo",
+        "kind": "project",
+        "note": "An invented codebase that recomputes pretend activations.",
+        "section": "Invented Systems", "tags": ["activation-recomputation"],
+        "title": "Gizmo: A Make-Believe Trainer", "url": "https://example.org/gizmo",
+        "venue": null, "year": null
+    })
+}
+
+/// `entry` as a search hit: its rank, and its snippet with where the words
+/// matched.
+fn hit(mut entry: Value, rank: u32, snippet_field: &str, highlights: Value) -> Value {
+    let snippet = entry[snippet_field].clone();
+    let object = entry.as_object_mut().unwrap();
+    object.insert("rank".into(), json!(rank));
+    object.insert("snippet".into(), snippet);
+    object.insert("snippet_field".into(), json!(snippet_field));
+    object.insert("highlights".into(), highlights);
+    entry
+}
+
+#[test]
+fn search_json_prints_one_whole_object_per_hit_best_first() {
+    let run = Fixture::invented()
+        .run(["search", "--json", "pretend"])
+        .success()
+        .stderr_is("");
+    assert_eq!(
+        without_scores(run.json_lines()),
+        [
+            hit(wobble(), 1, "note", json!([[8, 15]])),
+            hit(gizmo(), 2, "note", json!([[37, 44]])),
+            hit(snarkshard(), 3, "note", json!([[41, 48]])),
+        ]
+    );
+}
+
+#[test]
+fn search_json_scores_fall_with_rank() {
+    let run = Fixture::invented().run(["search", "--json", "pretend"]);
+    let scores: Vec<f64> = run
+        .json_lines()
+        .iter()
+        .map(|hit| hit["score"].as_f64().unwrap())
+        .collect();
+    assert_eq!(scores.len(), 3);
+    assert!(scores.windows(2).all(|w| w[0] >= w[1]), "{scores:?}");
+}
+
+#[test]
+fn similar_json_leaves_out_the_entry_and_has_no_snippet() {
+    let run = Fixture::invented()
+        .run(["similar", "--json", "wobble-2021"])
+        .success();
+    let with = |mut entry: Value, rank: u32| {
+        let object = entry.as_object_mut().unwrap();
+        object.insert("rank".into(), json!(rank));
+        object.insert("snippet".into(), Value::Null);
+        entry
+    };
+    assert_eq!(
+        without_scores(run.json_lines()),
+        [with(gizmo(), 1), with(snarkshard(), 2)]
+    );
+}
+
+#[test]
+fn list_json_prints_the_catalog_in_its_order() {
+    let run = Fixture::invented().run(["list", "--json"]).success();
+    assert_eq!(run.json_lines(), [wobble(), snarkshard(), gizmo()]);
+}
+
+#[test]
+fn bibtex_entries_are_whole_and_braced() {
+    Fixture::invented()
+        .run(["search", "--format", "bibtex", "pretend"])
+        .success()
+        .stdout_is(
+            "@inproceedings{example2021wobble,
+  title         = {Wobble: Pretend Pipelines for Imaginary Accelerators},
+  author        = {Ada Example and Bob Placeholder},
+  booktitle     = {FICT},
+  year          = {2021},
+  eprint        = {1412.99990},
+  archiveprefix = {arXiv},
+  url           = {https://arxiv.org/abs/1412.99990},
+}
+
+@misc{gizmo,
+  title         = {Gizmo: A {Make-Believe} Trainer},
+  url           = {https://example.org/gizmo},
+}
+
+@inproceedings{sample2023snarkshard,
+  title         = {{SnarkShard}: Routing {Make-Believe} Experts},
+  author        = {Carol Sample and others},
+  booktitle     = {FICTCONF},
+  year          = {2023},
+  doi           = {10.5555/fictional.77},
+  url           = {https://doi.org/10.5555/fictional.77},
+}
+",
+        );
+}
+
+#[test]
+fn the_terminal_listing_shows_each_hit_in_five_lines() {
+    Fixture::invented()
+        .run(["search", "pretend"])
+        .success()
+        .stderr_is("")
+        .stdout_is(
+            " 1. Wobble: Pretend Pipelines for Imaginary Accelerators
+    Ada Example et al. · FICT 2021 · Invented Systems
+    pipeline-parallelism
+    https://arxiv.org/abs/1412.99990
+    Streams pretend micro-batches through imaginary stages.
+
+ 2. Gizmo: A Make-Believe Trainer
+    project · Invented Systems
+    activation-recomputation
+    https://example.org/gizmo
+    An invented codebase that recomputes pretend activations.
+
+ 3. SnarkShard: Routing Make-Believe Experts
+    Carol Sample et al. · FICTCONF 2023 · Invented Systems
+    mixture-of-experts, collective-communication
+    https://doi.org/10.5555/fictional.77
+    Routes tokens to invented experts over a pretend all-to-all.
+",
+        );
+}
+
+#[test]
+fn list_cuts_long_titles_to_the_width() {
+    Fixture::invented().run(["list"]).success().stdout_is(
+        "wobble-2021                  Wobble: Pretend Pipelines for Imaginary Accelerat…
+                              Ada Example et al. · FICT 2021 · Invented Systems
+snarkshard-2023              SnarkShard: Routing Make-Believe Experts
+                              Carol Sample et al. · FICTCONF 2023 · Invented Sy…
+gizmo                        Gizmo: A Make-Believe Trainer
+                              project · Invented Systems
+",
+    );
+}
+
+#[test]
+fn show_prints_every_field_and_where_it_came_from() {
+    Fixture::invented()
+        .run(["show", "wobble-2021"])
+        .success()
+        .stdout_is(
+            "Wobble: Pretend Pipelines for Imaginary Accelerators
+  id        wobble-2021
+  kind      paper
+  section   Invented Systems
+  authors   Ada Example, Bob Placeholder  (as the list gives them)
+  venue     FICT
+  year      2021
+  url       https://arxiv.org/abs/1412.99990
+  arxiv     1412.99990  (from the url)
+  tags      pipeline-parallelism
+  note      Streams pretend micro-batches through imaginary stages.
+  defined   catalog: catalog/invented-systems.toml:6:1
+
+  no abstract cached yet: run `distml-search index` with network access
+",
+        );
+}
+
+#[test]
+fn show_of_a_project_leaves_out_the_fields_it_lacks() {
+    Fixture::invented()
+        .run(["show", "gizmo"])
+        .success()
+        .stdout_is(
+            "Gizmo: A Make-Believe Trainer
+  id        gizmo
+  kind      project
+  section   Invented Systems
+  url       https://example.org/gizmo
+  tags      activation-recomputation
+  note      An invented codebase that recomputes pretend activations.
+  defined   catalog: catalog/invented-systems.toml:31:1
+
+  no abstract cached yet: run `distml-search index` with network access
+",
+        );
+}
+
+#[test]
+fn show_json_is_the_entry_with_its_provenance() {
+    let run = Fixture::invented()
+        .run(["show", "--json", "wobble-2021"])
+        .success();
+    let mut expected = wobble();
+    let object = expected.as_object_mut().unwrap();
+    for (key, value) in [
+        ("abstract", Value::Null),
+        ("abstract_source", Value::Null),
+        ("defined_at", json!("catalog/invented-systems.toml:6:1")),
+        ("et_al", json!(false)),
+        ("metadata", Value::Null),
+    ] {
+        object.insert(key.into(), value);
+    }
+    assert_eq!(run.json(), expected);
+}
+
+#[test]
+fn stats_counts_entries_metadata_and_the_index() {
+    let fixture = Fixture::invented();
+    fixture.run(["index"]).success();
+    let generation = &generations(&fixture.index())[0];
+    fixture.run(["stats"]).success().stdout_is(&format!(
+        "3 entries: 2 papers, 1 projects, in 1 sections; 4 tags
+metadata: abstracts 0/2 (0%), full author lists 0, arXiv ids 1, DOIs 1
+index: catalog 3, imported from arXiv 0; 0.0 MB in index/{generation}
+
+by section
+  Invented Systems                     3
+
+by tag
+  activation-recomputation         1    collective-communication         1
+  mixture-of-experts               1    pipeline-parallelism             1
+
+by year
+  2021  1   #
+  2023  1   #
+
+by venue: FICT 1, FICTCONF 1
+"
+    ));
+}
+
+#[test]
+fn export_writes_the_awesome_list_markdown() {
+    Fixture::invented()
+        .run(["export"])
+        .success()
+        .stdout_is(
+            "# Awesome Distributed Machine Learning System
+
+Projects and papers on distributed training and inference of large models, exported by distml-search.
+
+## Contents
+
+- [Papers](#papers)
+  - [Invented Systems](#invented-systems)
+
+## Papers
+
+### Invented Systems
+
+- [Wobble: Pretend Pipelines for Imaginary Accelerators](https://arxiv.org/abs/1412.99990) by Ada Example, Bob Placeholder, FICT 2021
+- [SnarkShard: Routing Make-Believe Experts](https://doi.org/10.5555/fictional.77) by Carol Sample et al., FICTCONF 2023
+- [Gizmo: A Make-Believe Trainer](https://example.org/gizmo)
+",
+        );
+}
+
+#[test]
+fn check_summarises_a_clean_catalog_on_stdout() {
+    Fixture::invented()
+        .run(["check"])
+        .success()
+        .stderr_is("")
+        .stdout_is(
+            "catalog: ok: 3 entries (2 papers, 1 projects) in 1 sections, 4 tags
+
+  Invented Systems                     3
+
+  most used tags: activation-recomputation 1, collective-communication 1, mixture-of-experts 1, pipeline-parallelism 1
+",
+        );
+}

@@ -95,7 +95,7 @@ fn execute(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> Result<i32, Er
 }
 
 /// Colour when asked, or on a terminal unless `NO_COLOR` is set; the width of
-/// `$COLUMNS`, else 80.
+/// `$COLUMNS`, else of the terminal, else 80.
 fn style(choice: cli::ColorChoice) -> render::Style {
     use std::io::IsTerminal;
     let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
@@ -104,9 +104,11 @@ fn style(choice: cli::ColorChoice) -> render::Style {
         cli::ColorChoice::Never => false,
         cli::ColorChoice::Auto => !no_color && std::io::stdout().is_terminal(),
     };
+    let terminal = || terminal_size::terminal_size().map(|(width, _)| usize::from(width.0));
     let width = std::env::var("COLUMNS")
         .ok()
         .and_then(|c| c.parse().ok())
+        .or_else(terminal)
         .unwrap_or(80);
     render::Style {
         color,

@@ -54,13 +54,12 @@ pub struct BuildReport {
 /// the schema and this program's version. A search compares it to decide
 /// whether the index is stale.
 pub fn fingerprint<'a>(files: impl IntoIterator<Item = (&'a str, &'a [u8])>) -> String {
-    // FNV-1a: stable across builds and platforms, unlike std's hasher.
-    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    // xxh3: stable across builds and platforms, unlike std's hasher. Each
+    // part is preceded by its length, so that parts cannot run together.
+    let mut hasher = xxhash_rust::xxh3::Xxh3::new();
     let mut eat = |bytes: &[u8]| {
-        for &b in (bytes.len() as u64).to_le_bytes().iter().chain(bytes) {
-            hash ^= u64::from(b);
-            hash = hash.wrapping_mul(0x0100_0000_01b3);
-        }
+        hasher.update(&(bytes.len() as u64).to_le_bytes());
+        hasher.update(bytes);
     };
     eat(env!("CARGO_PKG_VERSION").as_bytes());
     eat(&SCHEMA_VERSION.to_le_bytes());
@@ -70,7 +69,7 @@ pub fn fingerprint<'a>(files: impl IntoIterator<Item = (&'a str, &'a [u8])>) -> 
         eat(name.as_bytes());
         eat(bytes);
     }
-    format!("v{SCHEMA_VERSION}-{hash:016x}")
+    format!("v{SCHEMA_VERSION}-{:016x}", hasher.digest())
 }
 
 /// Builds a new generation from `catalog` and `cache` and makes it current.

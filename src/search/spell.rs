@@ -31,15 +31,13 @@ pub fn correct(
     word: &str,
     mut usage: impl FnMut(&str) -> u64,
 ) -> Option<String> {
-    let word: Vec<char> = word.chars().collect();
-    let limit = max_edits(word.len());
+    let limit = max_edits(word.chars().count());
     if limit == 0 {
         return None;
     }
-    let text: String = word.iter().collect();
     // Transpositions cost one edit, as in `bounded_distance`.
     let fuzzy = FuzzyTermQuery::new(
-        Term::from_field_text(*fields.first()?, &text),
+        Term::from_field_text(*fields.first()?, word),
         limit as u8,
         true,
     );
@@ -67,8 +65,7 @@ pub fn correct(
                 known.1 += doc_freq;
                 continue;
             }
-            let candidate_chars: Vec<char> = candidate.chars().collect();
-            match bounded_distance(&word, &candidate_chars, limit) {
+            match bounded_distance(word, candidate, limit) {
                 Some(distance) if distance > 0 => {
                     candidates.insert(candidate.to_string(), (distance, doc_freq));
                 }
@@ -91,31 +88,9 @@ pub fn correct(
 }
 
 /// Edit distance with adjacent transpositions (optimal string alignment),
-/// or `None` once it must exceed `limit`. Ranks what the automaton accepted.
-fn bounded_distance(a: &[char], b: &[char], limit: usize) -> Option<usize> {
-    let (n, m) = (a.len(), b.len());
-    let mut prev2 = vec![0usize; m + 1];
-    let mut prev: Vec<usize> = (0..=m).collect();
-    let mut cur = vec![0usize; m + 1];
-    for i in 1..=n {
-        cur[0] = i;
-        let mut row_min = cur[0];
-        for j in 1..=m {
-            let cost = usize::from(a[i - 1] != b[j - 1]);
-            let mut value = (prev[j] + 1).min(cur[j - 1] + 1).min(prev[j - 1] + cost);
-            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
-                value = value.min(prev2[j - 2] + 1);
-            }
-            cur[j] = value;
-            row_min = row_min.min(value);
-        }
-        if row_min > limit {
-            return None;
-        }
-        std::mem::swap(&mut prev2, &mut prev);
-        std::mem::swap(&mut prev, &mut cur);
-    }
-    (prev[m] <= limit).then_some(prev[m])
+/// or `None` beyond `limit`. Ranks what the automaton accepted.
+fn bounded_distance(a: &str, b: &str, limit: usize) -> Option<usize> {
+    Some(strsim::osa_distance(a, b)).filter(|d| *d <= limit)
 }
 
 #[cfg(test)]
@@ -123,8 +98,7 @@ mod tests {
     use super::*;
 
     fn d(a: &str, b: &str) -> Option<usize> {
-        let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
-        bounded_distance(&a, &b, 2)
+        bounded_distance(a, b, 2)
     }
 
     #[test]

@@ -16,6 +16,12 @@ pub enum Error {
     Usage(String),
     #[error("{0}")]
     Index(String),
+    /// What tantivy reported, kept whole.
+    #[error(transparent)]
+    Tantivy(#[from] tantivy::TantivyError),
+    /// Writing the command's output failed.
+    #[error("<stdout>: {0}")]
+    Output(#[source] std::io::Error),
     #[error("{0}")]
     Query(String),
     #[error("{0}")]
@@ -29,11 +35,19 @@ impl Error {
             source,
         }
     }
-}
 
-impl From<tantivy::TantivyError> for Error {
-    fn from(e: tantivy::TantivyError) -> Self {
-        Error::Index(e.to_string())
+    /// The error of writing to standard output.
+    pub fn output(source: std::io::Error) -> Self {
+        Error::Output(source)
+    }
+
+    /// A reader that went away (`| head`) is not an error.
+    pub fn is_broken_pipe(&self) -> bool {
+        let io = match self {
+            Error::Output(source) | Error::Io { source, .. } => source,
+            _ => return false,
+        };
+        io.kind() == std::io::ErrorKind::BrokenPipe
     }
 }
 

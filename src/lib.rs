@@ -5,6 +5,7 @@ pub mod catalog;
 pub mod cli;
 pub mod clock;
 mod commands;
+mod diagnostic;
 pub mod error;
 mod fsutil;
 pub mod ident;
@@ -46,9 +47,9 @@ pub fn run(args: impl IntoIterator<Item = impl Into<OsString> + Clone>) -> i32 {
     let mut err = stderr.lock();
     match execute(cli, &mut out, &mut err) {
         Ok(code) => code,
-        Err(e) if is_broken_pipe(&e) => EXIT_OK,
+        Err(e) if e.is_broken_pipe() => EXIT_OK,
         Err(e) => {
-            let _ = writeln!(err, "distml-search: error: {e}");
+            diagnostic::error(&mut err, e);
             EXIT_ERROR
         }
     }
@@ -57,7 +58,6 @@ pub fn run(args: impl IntoIterator<Item = impl Into<OsString> + Clone>) -> i32 {
 fn execute(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> Result<i32, Error> {
     let locations = Locations::resolve(cli.global.catalog, cli.global.index);
     let style = style(cli.global.color);
-    let io = |e| Error::io("<stdout>", e);
     let found = |found: bool| if found { EXIT_OK } else { EXIT_NO_MATCH };
     match cli.command {
         Command::Index(args) => commands::index::run(&locations, &args, out, err).map(|()| EXIT_OK),
@@ -88,7 +88,7 @@ fn execute(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> Result<i32, Er
         Command::Man => {
             clap_mangen::Man::new(Cli::command())
                 .render(out)
-                .map_err(io)?;
+                .map_err(Error::output)?;
             Ok(EXIT_OK)
         }
     }
@@ -114,8 +114,4 @@ fn style(choice: cli::ColorChoice) -> render::Style {
         color,
         width: usize::clamp(width, 40, 120),
     }
-}
-
-fn is_broken_pipe(e: &Error) -> bool {
-    matches!(e, Error::Io { source, .. } if source.kind() == std::io::ErrorKind::BrokenPipe)
 }

@@ -22,7 +22,7 @@ fn reports(run: Run, problems: &[(String, &str)]) {
         .collect();
     let plural = if problems.len() == 1 { "" } else { "s" };
     expected.push_str(&format!(
-        "error: {} problem{plural} in catalog\n",
+        "distml-search: error: {} problem{plural} in catalog\n",
         problems.len()
     ));
     run.code(2).stderr_is(&expected).stdout_is("");

@@ -62,7 +62,7 @@ fn fixture() -> &'static Fixture {
         snapshot(&catalog, &lines);
         let index = IndexDir::new(dir.path().join("index"));
         let options = ImportOptions { path: lines, categories: vec![], since: None };
-        import_snapshot(&index, &catalog, &mut Cache::default(), None, || Ok(vec![]), &options).unwrap();
+        import_snapshot(&index, &catalog, &mut Cache::default(), None, || Ok(vec![]), &options, &mut std::io::sink()).unwrap();
         let open = index.open().unwrap().unwrap();
         let sections = catalog.section_names();
         Fixture { catalog, open, sections, _dir: dir }

@@ -5,8 +5,10 @@ use std::io::Write;
 
 use crate::catalog::{Catalog, Kind, validate};
 use crate::clock::current_year;
+use crate::diagnostic;
 use crate::error::Error;
 use crate::locations::Locations;
+use crate::render::text::inert;
 
 /// Returns whether the catalog is free of problems.
 pub fn run(locations: &Locations, out: &mut dyn Write, err: &mut dyn Write) -> Result<bool, Error> {
@@ -16,24 +18,22 @@ pub fn run(locations: &Locations, out: &mut dyn Write, err: &mut dyn Write) -> R
     problems.dedup();
     if !problems.is_empty() {
         for problem in &problems {
-            writeln!(err, "{problem}").map_err(io)?;
+            // A file name or id may hold escape sequences.
+            diagnostic::line(err, inert(&problem.to_string()));
         }
-        writeln!(
+        diagnostic::error(
             err,
-            "error: {} problem{} in {}",
-            problems.len(),
-            if problems.len() == 1 { "" } else { "s" },
-            locations.describe_catalog()
-        )
-        .map_err(io)?;
+            format_args!(
+                "{} problem{} in {}",
+                problems.len(),
+                if problems.len() == 1 { "" } else { "s" },
+                locations.describe_catalog()
+            ),
+        );
         return Ok(false);
     }
-    summary(&catalog, &locations.describe_catalog(), out).map_err(io)?;
+    summary(&catalog, &locations.describe_catalog(), out).map_err(Error::output)?;
     Ok(true)
-}
-
-fn io(e: std::io::Error) -> Error {
-    Error::io("<stdout>", e)
 }
 
 fn summary(catalog: &Catalog, name: &str, out: &mut dyn Write) -> std::io::Result<()> {

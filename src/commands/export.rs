@@ -27,9 +27,7 @@ pub fn run(
     };
     match &args.output {
         Some(path) => write_atomic(path, text.as_bytes()),
-        None => out
-            .write_all(text.as_bytes())
-            .map_err(|e| Error::io("<stdout>", e)),
+        None => out.write_all(text.as_bytes()).map_err(Error::output),
     }
 }
 

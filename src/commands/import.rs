@@ -6,9 +6,11 @@ use std::path::Path;
 use crate::catalog::markdown::parse_list;
 use crate::catalog::{Catalog, load_dir, merge_import};
 use crate::cli::ImportArgs;
+use crate::diagnostic;
 use crate::error::Error;
 use crate::index::IndexDir;
 use crate::locations::Locations;
+use crate::render::text::inert;
 use crate::snapshot::{ImportOptions, import_snapshot};
 
 pub fn run(
@@ -42,7 +44,7 @@ pub fn run(
     };
     let merge = merge_import(dir, &catalog, &list)?;
     let report = &merge.report;
-    let io = |e| Error::io("<stdout>", e);
+    let io = Error::output;
     for (path, entry) in &report.added {
         writeln!(out, "+ {}: {} ({})", path.display(), entry.id, entry.title).map_err(io)?;
     }
@@ -108,12 +110,13 @@ fn run_snapshot(
         cache_dir,
         || locations.index_inputs(),
         &options,
+        err,
     )?;
     for (line, reason) in &report.malformed {
-        let _ = writeln!(
+        let place = format!("{}:{line}", path.display());
+        diagnostic::line(
             err,
-            "{}:{line}: skipped malformed record: {reason}",
-            path.display()
+            inert(&format!("{place}: skipped malformed record: {reason}")),
         );
     }
     let seconds = report.elapsed.as_secs_f64().max(1e-9);
@@ -130,6 +133,6 @@ fn run_snapshot(
         report.lines as f64 / seconds,
         size as f64 / 1e6
     )
-    .map_err(|e| Error::io("<stdout>", e))?;
+    .map_err(Error::output)?;
     Ok(())
 }

@@ -2,12 +2,14 @@
 
 use std::io::Write;
 
-use super::{load_valid_catalog, stdout_error};
+use super::load_valid_catalog;
 use crate::cli::IndexArgs;
+use crate::diagnostic;
 use crate::error::Error;
 use crate::index::{IndexDir, fingerprint, rebuild};
 use crate::ingest::{IngestConfig, Report, ingest};
 use crate::locations::{CatalogSource, Locations};
+use crate::render::text::inert;
 
 pub fn run(
     locations: &Locations,
@@ -18,9 +20,9 @@ pub fn run(
     let catalog = load_valid_catalog(locations, false)?;
     let dir = IndexDir::new(&locations.index);
     let lock = dir.lock_waiting(|| {
-        let _ = writeln!(
+        diagnostic::note(
             err,
-            "distml-search: another index rebuild is running; waiting for it to finish"
+            "another index rebuild is running; waiting for it to finish",
         );
     })?;
     let mut cache = locations.load_cache()?;
@@ -39,9 +41,9 @@ pub fn run(
                 summarize(&report, err);
             }
             CatalogSource::BuiltIn => {
-                let _ = writeln!(
+                diagnostic::note(
                     err,
-                    "distml-search: note: the built-in catalog is read-only; metadata is fetched only for a catalog folder (--catalog DIR)"
+                    "the built-in catalog is read-only; metadata is fetched only for a catalog folder (--catalog DIR)",
                 );
             }
         }
@@ -50,7 +52,7 @@ pub fn run(
     let print = fingerprint(inputs.iter().map(|(n, b)| (n.as_str(), b.as_slice())));
     let report = rebuild(&dir, &lock, &catalog, &cache, &print)?;
     if let Some(warning) = crate::index::left_out_warning(&report) {
-        let _ = writeln!(err, "{warning}");
+        diagnostic::warning(err, warning);
     }
     writeln!(
         out,
@@ -60,39 +62,44 @@ pub fn run(
         report.elapsed.as_millis(),
         locations.index.display()
     )
-    .map_err(stdout_error)?;
+    .map_err(Error::output)?;
     Ok(())
 }
 
 /// One summary line, one warning when hosts could not be reached, and the
 /// reasons of failures.
 fn summarize(report: &Report, err: &mut dyn Write) {
-    let _ = writeln!(
+    diagnostic::line(
         err,
-        "metadata: {} cached, {} fetched, {} resolved by title, {} candidates to confirm, {} not found, {} failed ({} requests)",
-        report.cached,
-        report.fetched,
-        report.resolved_by_title,
-        report.candidates,
-        report.not_found,
-        report.failed.len(),
-        report.requests
+        format_args!(
+            "metadata: {} cached, {} fetched, {} resolved by title, {} candidates to confirm, {} not found, {} failed ({} requests)",
+            report.cached,
+            report.fetched,
+            report.resolved_by_title,
+            report.candidates,
+            report.not_found,
+            report.failed.len(),
+            report.requests
+        ),
     );
     if !report.unreachable.is_empty() {
-        let _ = writeln!(
+        diagnostic::warning(
             err,
-            "warning: could not reach {} (no network?); {} papers lack metadata; indexing what the cache has",
-            report.unreachable.join(", "),
-            report.missing
+            format_args!(
+                "could not reach {} (no network?); {} papers lack metadata; indexing what the cache has",
+                report.unreachable.join(", "),
+                report.missing
+            ),
         );
     }
     for (id, reason) in report.failed.iter().take(10) {
-        let _ = writeln!(err, "  failed {id}: {reason}");
+        diagnostic::line(err, format_args!("  failed {id}: {}", inert(reason)));
     }
     if report.failed.len() > 10 {
-        let _ = writeln!(err, "  ... and {} more failures", report.failed.len() - 10);
+        let more = report.failed.len() - 10;
+        diagnostic::line(err, format_args!("  ... and {more} more failures"));
     }
     for note in &report.notes {
-        let _ = writeln!(err, "note: {note}");
+        diagnostic::note(err, note);
     }
 }

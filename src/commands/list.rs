@@ -2,8 +2,8 @@
 
 use std::io::Write;
 
+use super::ready_index;
 use super::search::{filters, search_catalog};
-use super::{ready_index, stdout_error};
 use crate::cli::CollectionArg;
 use crate::cli::ListArgs;
 use crate::error::Error;
@@ -73,7 +73,7 @@ pub fn run(
                 style.dim(&truncate(&byline(r), room))
             )
         };
-        writeln!(out, "{line}").map_err(stdout_error)?;
+        writeln!(out, "{line}").map_err(Error::output)?;
     }
     Ok(!records.is_empty())
 }

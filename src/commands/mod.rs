@@ -14,6 +14,7 @@ use std::io::Write;
 
 use crate::catalog::{Catalog, validate};
 use crate::clock::current_year;
+use crate::diagnostic;
 use crate::error::Error;
 use crate::index::{IndexDir, OpenIndex, fingerprint, rebuild};
 use crate::locations::Locations;
@@ -58,17 +59,17 @@ pub fn ready_index(
     let lock = match (dir.try_lock()?, current) {
         (Some(lock), current) => (lock, current),
         (None, Some(open)) => {
-            let _ = writeln!(
+            diagnostic::note(
                 err,
-                "distml-search: note: another process is rebuilding the index; these results may be stale"
+                "another process is rebuilding the index; these results may be stale",
             );
             return Ok((catalog, open));
         }
         (None, None) => (
             dir.lock_waiting(|| {
-                let _ = writeln!(
+                diagnostic::note(
                     err,
-                    "distml-search: waiting for another process to finish building the index"
+                    "waiting for another process to finish building the index",
                 );
             })?,
             None,
@@ -86,15 +87,15 @@ pub fn ready_index(
     match rebuild(&dir, &lock, &catalog, &cache, &wanted) {
         Ok(report) => {
             if let Some(warning) = crate::index::left_out_warning(&report) {
-                let _ = writeln!(err, "{warning}");
+                diagnostic::warning(err, warning);
             }
         }
         Err(e) => {
             // A stale answer beats none: the previous generation is intact.
             let Some(open) = current else { return Err(e) };
-            let _ = writeln!(
+            diagnostic::warning(
                 err,
-                "distml-search: warning: could not rebuild the index ({e}); searching the previous index"
+                format_args!("could not rebuild the index ({e}); searching the previous index"),
             );
             return Ok((catalog, open));
         }
@@ -104,8 +105,4 @@ pub fn ready_index(
         .open()?
         .ok_or_else(|| Error::Index("the index was built but cannot be opened".into()))?;
     Ok((catalog, open))
-}
-
-pub(crate) fn stdout_error(e: std::io::Error) -> Error {
-    Error::io("<stdout>", e)
 }

@@ -2,9 +2,10 @@
 
 use std::io::Write;
 
-use super::{ready_index, stdout_error};
+use super::ready_index;
 use crate::catalog::{Catalog, squash};
 use crate::cli::{FilterArgs, Format, SearchArgs, SimilarArgs};
+use crate::diagnostic;
 use crate::error::Error;
 use crate::index::OpenIndex;
 use crate::locations::Locations;
@@ -40,20 +41,22 @@ pub fn run(
     report_rewrites(&outcome, args.explain, format, err);
     print_hits(&outcome.hits, format, style, out)?;
     if outcome.hits.is_empty() && format == Format::Table {
-        let _ = writeln!(
+        diagnostic::line(
             err,
-            "no results for {query:?}: try fewer words, or a technique's common name"
+            format_args!("no results for {query:?}: try fewer words, or a technique's common name"),
         );
     } else if format == Format::Table && outcome.more {
         let shown = outcome.hits.len();
-        let _ = writeln!(
+        diagnostic::line(
             err,
-            "{}",
-            style.dim(&format!(
-                "{shown} result{} shown; more with --limit {}",
-                if shown == 1 { "" } else { "s" },
-                shown * 2
-            ))
+            format_args!(
+                "{}",
+                style.dim(&format!(
+                    "{shown} result{} shown; more with --limit {}",
+                    if shown == 1 { "" } else { "s" },
+                    shown * 2
+                ))
+            ),
         );
     }
     Ok(!outcome.hits.is_empty())
@@ -131,7 +134,7 @@ pub fn filters(args: &FilterArgs) -> Vec<(Filter, Origin)> {
 fn report_rewrites(outcome: &SearchOutcome, explain: bool, format: Format, err: &mut dyn Write) {
     let rewrites = &outcome.rewrites;
     for note in &outcome.notes {
-        let _ = writeln!(err, "distml-search: note: {note}");
+        diagnostic::note(err, note);
     }
     if !rewrites.corrections.is_empty() {
         let fixes: Vec<String> = rewrites
@@ -139,27 +142,31 @@ fn report_rewrites(outcome: &SearchOutcome, explain: bool, format: Format, err: 
             .iter()
             .map(|(from, to)| format!("{to} (not {from})"))
             .collect();
-        let _ = writeln!(err, "searched for {}", fixes.join(", "));
+        diagnostic::line(err, format_args!("searched for {}", fixes.join(", ")));
     }
     if explain {
-        let _ = writeln!(err, "query: {}", outcome.parsed);
-        let _ = writeln!(err, "ranking: {}", outcome.ranking);
+        diagnostic::line(err, format_args!("query: {}", outcome.parsed));
+        diagnostic::line(err, format_args!("ranking: {}", outcome.ranking));
         for Expansion { span, tag, others } in &rewrites.expansions {
-            let _ = writeln!(
+            diagnostic::line(
                 err,
-                "expanded {span:?} to tag {tag} and {}",
-                if others.is_empty() {
-                    "no other names".to_string()
-                } else {
-                    others.join(", ")
-                }
+                format_args!(
+                    "expanded {span:?} to tag {tag} and {}",
+                    if others.is_empty() {
+                        "no other names".to_string()
+                    } else {
+                        others.join(", ")
+                    }
+                ),
             );
         }
         if !rewrites.ignored.is_empty() {
-            let _ = writeln!(
+            diagnostic::line(
                 err,
-                "ignored (no searchable words): {}",
-                rewrites.ignored.join(", ")
+                format_args!(
+                    "ignored (no searchable words): {}",
+                    rewrites.ignored.join(", ")
+                ),
             );
         }
     } else if format == Format::Table && !rewrites.expansions.is_empty() {
@@ -175,7 +182,10 @@ fn report_rewrites(outcome: &SearchOutcome, explain: bool, format: Format, err: 
                 }
             })
             .collect();
-        let _ = writeln!(err, "including synonyms: {}", names.join(", "));
+        diagnostic::line(
+            err,
+            format_args!("including synonyms: {}", names.join(", ")),
+        );
     }
 }
 
@@ -216,7 +226,7 @@ fn print_hits(
                 bibtex::entry(&hit.record)
             ),
         };
-        out.write_all(text.as_bytes()).map_err(stdout_error)?;
+        out.write_all(text.as_bytes()).map_err(Error::output)?;
     }
     Ok(())
 }

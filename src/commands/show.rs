@@ -4,7 +4,7 @@ use std::io::Write;
 
 use serde_json::json;
 
-use super::{load_valid_catalog, stdout_error};
+use super::load_valid_catalog;
 use crate::catalog::Entry;
 use crate::cli::ShowArgs;
 use crate::error::Error;
@@ -43,7 +43,7 @@ pub fn run(
         } else {
             imported_view(&record, &style)
         };
-        return out.write_all(text.as_bytes()).map_err(stdout_error);
+        return out.write_all(text.as_bytes()).map_err(Error::output);
     };
     let cache = locations.load_cache()?;
     let cached = cache.get(&entry.id);
@@ -53,7 +53,7 @@ pub fn run(
     } else {
         text_view(entry, &record, cached, &style)
     };
-    out.write_all(text.as_bytes()).map_err(stdout_error)
+    out.write_all(text.as_bytes()).map_err(Error::output)
 }
 
 /// A record of an imported collection, as the index holds it.

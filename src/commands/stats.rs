@@ -3,7 +3,7 @@
 use std::collections::BTreeMap;
 use std::io::Write;
 
-use super::{load_valid_catalog, stdout_error};
+use super::load_valid_catalog;
 use crate::catalog::Kind;
 use crate::error::Error;
 use crate::fsutil::dir_size;
@@ -121,5 +121,5 @@ pub fn run(locations: &Locations, out: &mut dyn Write) -> Result<(), Error> {
     push(String::new());
     let top: Vec<String> = venues.iter().map(|(v, n)| format!("{v} {n}")).collect();
     push(format!("by venue: {}", top.join(", ")));
-    out.write_all(text.as_bytes()).map_err(stdout_error)
+    out.write_all(text.as_bytes()).map_err(Error::output)
 }

@@ -34,7 +34,7 @@ const BULK_WRITER_MEMORY: usize = 768 * 1024 * 1024;
 pub fn left_out_warning(report: &BuildReport) -> Option<String> {
     (report.imported_left_out > 0).then(|| {
         format!(
-            "distml-search: warning: the index, written by an older distml-search, held {} imported arXiv records; it was rebuilt from the catalog, so import the snapshot again (distml-search import --arxiv-snapshot FILE) to search them",
+            "the index, written by an older distml-search, held {} imported arXiv records; it was rebuilt from the catalog, so import the snapshot again (distml-search import --arxiv-snapshot FILE) to search them",
             report.imported_left_out
         )
     })

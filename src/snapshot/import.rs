@@ -6,7 +6,7 @@
 
 use std::collections::HashMap;
 use std::fs::File;
-use std::io::{BufReader, IsTerminal, Read};
+use std::io::{BufReader, IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -16,6 +16,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 use super::record::parse_line;
 use crate::catalog::Catalog;
+use crate::diagnostic;
 use crate::error::Error;
 use crate::index::{IndexDir, SeenWords, add_catalog, commit, fingerprint, schema};
 use crate::ingest::cache::{Cache, FoundBy, IdKind, Identifier};
@@ -84,10 +85,14 @@ pub fn import_snapshot(
     cache_dir: Option<&Path>,
     index_inputs: impl Fn() -> Result<Vec<(String, Vec<u8>)>, Error>,
     options: &ImportOptions,
+    err: &mut dyn Write,
 ) -> Result<ImportReport, Error> {
     let started = Instant::now();
     let lock = dir.lock_waiting(|| {
-        eprintln!("distml-search: another index rebuild is running; waiting for it to finish")
+        diagnostic::note(
+            err,
+            "another index rebuild is running; waiting for it to finish",
+        )
     })?;
     let by_arxiv: HashMap<String, String> = catalog
         .entries

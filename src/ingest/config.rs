@@ -39,6 +39,15 @@ fn endpoint(name: &str, default: &str) -> Result<Url, Error> {
     Url::parse(&text).map_err(|e| Error::Usage(format!("{name}={text:?} is not a URL: {e}")))
 }
 
+/// Appends path segments to a base URL, which may or may not end in `/`.
+pub(super) fn push_segments(url: &mut Url, segments: &[&str]) {
+    // Only cannot-be-a-base URLs (`mailto:`, `data:`) refuse; no HTTP base is
+    // one, and there is nothing sensible to append to them.
+    if let Ok(mut path) = url.path_segments_mut() {
+        path.pop_if_empty().extend(segments);
+    }
+}
+
 impl IngestConfig {
     pub fn from_env(refresh: bool, verbose: bool) -> Result<IngestConfig, Error> {
         let mailto = var("DISTML_MAILTO");

@@ -6,6 +6,8 @@ pub mod cache;
 pub mod config;
 pub mod crossref;
 pub mod http;
+mod json;
+mod markup;
 pub mod openalex;
 mod progress;
 pub mod record;

@@ -10,10 +10,10 @@ use serde::Deserialize;
 use serde::de::IgnoredAny;
 use url::Url;
 
+use super::config::push_segments;
+use super::json::{body_snippet, json_body, json_error_parts, nullable};
+use super::markup::strip_markup;
 use crate::ident;
-use crate::ingest::crossref::{
-    body_snippet, json_body, json_error_parts, nullable, push_segments, strip_markup,
-};
 use crate::ingest::record::{PaperRecord, normalize_whitespace};
 
 /// OpenAlex's maximum `per_page`.

@@ -629,55 +629,15 @@ fn describe(error: reqwest::Error) -> String {
     )
 }
 
-/// `Retry-After` as a delay: delta-seconds, or an IMF-fixdate HTTP-date
-/// (the only date form senders may use). Anything else is ignored and the
-/// ordinary backoff applies.
+/// `Retry-After` as a delay: delta-seconds or an HTTP-date. Anything else
+/// is ignored and the ordinary backoff applies.
 fn parse_retry_after(value: &str, now: SystemTime) -> Option<Duration> {
     let value = value.trim();
     if let Ok(secs) = value.parse::<u64>() {
         return Some(Duration::from_secs(secs));
     }
-    let when = parse_imf_fixdate(value)?;
+    let when = httpdate::parse_http_date(value).ok()?;
     Some(when.duration_since(now).unwrap_or(Duration::ZERO))
-}
-
-/// Parses `Sun, 06 Nov 1994 08:49:37 GMT`.
-fn parse_imf_fixdate(value: &str) -> Option<SystemTime> {
-    const MONTHS: [&str; 12] = [
-        "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
-    ];
-    let (_weekday, rest) = value.split_once(", ")?;
-    let fields: Vec<&str> = rest.split(' ').collect();
-    let [day, month, year, time, "GMT"] = fields.as_slice() else {
-        return None;
-    };
-    let day: i64 = day.parse().ok()?;
-    let month = i64::try_from(MONTHS.iter().position(|m| m == month)? + 1).ok()?;
-    let year: i64 = year.parse().ok()?;
-    let hms: Vec<i64> = time
-        .split(':')
-        .map(|n| n.parse().ok())
-        .collect::<Option<_>>()?;
-    let [hour, minute, second] = hms.as_slice() else {
-        return None;
-    };
-    if !(1..=31).contains(&day) || *hour > 23 || *minute > 59 || *second > 60 {
-        return None;
-    }
-    let secs = days_from_civil(year, month, day) * 86_400 + hour * 3600 + minute * 60 + second;
-    Some(SystemTime::UNIX_EPOCH + Duration::from_secs(u64::try_from(secs).ok()?))
-}
-
-/// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's
-/// algorithm).
-fn days_from_civil(year: i64, month: i64, day: i64) -> i64 {
-    let year = if month <= 2 { year - 1 } else { year };
-    let era = year.div_euclid(400);
-    let year_of_era = year - era * 400;
-    let month_from_march = (month + 9) % 12;
-    let day_of_year = (153 * month_from_march + 2) / 5 + day - 1;
-    let day_of_era = year_of_era * 365 + year_of_era / 4 - year_of_era / 100 + day_of_year;
-    era * 146_097 + day_of_era - 719_468
 }
 
 #[cfg(test)]
@@ -731,6 +691,10 @@ mod tests {
             Some(Duration::ZERO)
         );
         assert_eq!(parse_retry_after("soon", now), None);
+        assert_eq!(
+            parse_retry_after("Sun, 32 Nov 1994 08:49:37 GMT", now),
+            None
+        );
     }
 
     #[test]

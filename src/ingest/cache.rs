@@ -121,10 +121,6 @@ fn offer<T: PartialEq>(
 }
 
 impl CachedEntry {
-    pub fn is_empty(&self) -> bool {
-        self == &CachedEntry::default()
-    }
-
     /// Takes what `record` adds. Good data is never replaced by an empty
     /// value, and the arXiv abstract is kept over a publisher's.
     pub fn absorb(&mut self, record: &super::record::PaperRecord, source: Source, now: &str) {
@@ -221,16 +217,25 @@ impl Cache {
         catalog_dir.join(CACHE_FILE)
     }
 
-    /// Parses a cache; a syntax error names the line and column.
+    /// Parses a cache; a syntax error names the line and column, and a
+    /// format this build does not know is refused rather than misread.
     pub fn parse(text: &str, path: &Path) -> Result<Cache, Error> {
-        serde_json::from_str(text).map_err(|e| {
+        let cache: Cache = serde_json::from_str(text).map_err(|e| {
             Error::Usage(format!(
                 "{}:{}:{}: metadata cache is not valid: {e}; fix it or restore it from version control",
                 path.display(),
                 e.line(),
                 e.column()
             ))
-        })
+        })?;
+        if cache.version != FORMAT_VERSION {
+            return Err(Error::Usage(format!(
+                "{}: metadata cache has format version {}, but this distml-search reads version {FORMAT_VERSION}; use a matching distml-search or restore the file from version control",
+                path.display(),
+                cache.version
+            )));
+        }
+        Ok(cache)
     }
 
     /// The cache of a catalog folder; an absent file is an empty cache.
@@ -312,6 +317,23 @@ mod tests {
         assert_eq!(
             Cache::parse(&text, Path::new("m.json")).unwrap().to_json(),
             text
+        );
+    }
+
+    #[test]
+    fn an_unknown_format_version_is_refused() {
+        let newer = r#"{"version": 2, "entries": {}}"#;
+        let message = Cache::parse(newer, Path::new("m.json"))
+            .expect_err("version 2")
+            .to_string();
+        assert!(
+            message.starts_with("m.json: metadata cache has format version 2"),
+            "{message}"
+        );
+        let current = r#"{"version": 1, "entries": {}}"#;
+        assert_eq!(
+            Cache::parse(current, Path::new("m.json")).unwrap(),
+            Cache::default()
         );
     }
 }

@@ -34,8 +34,13 @@ pub fn run(
                     .map_err(|e| {
                         Error::Network(format!("cannot start the network runtime: {e}"))
                     })?;
-                let report =
-                    runtime.block_on(ingest(&catalog, &mut cache, Some(catalog_dir), &config))?;
+                let report = runtime.block_on(ingest(
+                    &catalog,
+                    &mut cache,
+                    Some(catalog_dir),
+                    &config,
+                    err,
+                ))?;
                 summarize(&report, err);
             }
             CatalogSource::BuiltIn => {

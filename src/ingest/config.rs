@@ -59,8 +59,7 @@ impl IngestConfig {
                 ))
             })?,
         };
-        let http =
-            HttpConfig::from_env(mailto.as_deref()).map_err(|e| Error::Usage(e.to_string()))?;
+        let http = HttpConfig::from_env(mailto.as_deref())?;
         Ok(IngestConfig {
             arxiv_api: endpoint("DISTML_ARXIV_API", ARXIV_API)?,
             crossref_api: endpoint("DISTML_CROSSREF_API", CROSSREF_API)?,

@@ -2,9 +2,9 @@
 //! arXiv, Crossref and OpenAlex and fails fast when the network is absent.
 //!
 //! Politeness is per host: a cap on requests in flight and a minimum spacing
-//! between request starts. Robustness: transient failures (408, 500, 502,
-//! 504, timeouts, dropped connections) are retried with jittered exponential
-//! backoff, 429 and 503 honour `Retry-After`, a failed connection marks its
+//! between request starts. Robustness: transient failures (408, 429, 5xx,
+//! timeouts, dropped connections) are retried with jittered exponential
+//! backoff, honouring a `Retry-After`, a failed connection marks its
 //! host unreachable for the rest of the run, and bodies are read under a cap.
 //! Error messages are one line, name the URL, and never show an `api_key`.
 
@@ -19,6 +19,8 @@ use reqwest::header::RETRY_AFTER;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use tokio::time::Instant;
 use url::Url;
+
+use super::lookup::{Meaning, meaning};
 
 /// The environment variable that overrides the per-request timeout.
 pub const TIMEOUT_ENV: &str = "DISTML_HTTP_TIMEOUT_MS";
@@ -124,8 +126,8 @@ impl Default for HostPolicy {
     }
 }
 
-/// A fetched page. Statuses 2xx, 404 and 410 arrive here; the caller decides
-/// what a 404 means.
+/// A fetched page. Statuses 2xx, 404 and 410 arrive here (see
+/// [`super::lookup::meaning`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Response {
     pub status: u16,
@@ -437,9 +439,11 @@ impl HttpClient {
             }
         };
         let status = response.status().as_u16();
-        let outcome = match status {
-            200..=299 | 404 | 410 => self.read_success(response, shown).await,
-            429 | 503 => Outcome::Retry {
+        // What a status means is decided once, in `lookup::meaning`.
+        let answered = matches!(meaning(status), Meaning::Answer | Meaning::Miss);
+        let outcome = match meaning(status) {
+            Meaning::Answer | Meaning::Miss => self.read_success(response, shown).await,
+            Meaning::Transient => Outcome::Retry {
                 reason: status_reason(status),
                 retry_after: response
                     .headers()
@@ -447,23 +451,16 @@ impl HttpClient {
                     .and_then(|v| v.to_str().ok())
                     .and_then(|v| parse_retry_after(v, SystemTime::now())),
             },
-            // 408 is the server timing out on us: as transient as a 504.
-            408 | 500 | 502 | 504 => Outcome::Retry {
-                reason: status_reason(status),
-                retry_after: None,
-            },
-            _ => Outcome::Fatal(FetchError::Status {
+            Meaning::Refused => Outcome::Fatal(FetchError::Status {
                 status,
                 url: shown.to_owned(),
                 body_excerpt: excerpt(response).await,
             }),
         };
-        // Only reading the body can fail after a 2xx/404/410 status line.
+        // Only reading the body can fail after an answer's status line.
         let result = match &outcome {
             Outcome::Done(_) => status.to_string(),
-            _ if matches!(status, 200..=299 | 404 | 410) => {
-                format!("{status}, then {}", summary(&outcome))
-            }
+            _ if answered => format!("{status}, then {}", summary(&outcome)),
             _ => status.to_string(),
         };
         self.log(shown, &result, started);

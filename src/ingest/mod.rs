@@ -7,6 +7,8 @@ pub mod config;
 pub mod crossref;
 pub mod http;
 mod json;
+mod lanes;
+mod lookup;
 mod markup;
 pub mod openalex;
 mod progress;
@@ -15,4 +17,4 @@ pub mod resolve;
 mod run;
 
 pub use config::IngestConfig;
-pub use run::{Report, ingest};
+pub(crate) use run::{Report, ingest};

@@ -12,7 +12,7 @@ use super::record::Source;
 use crate::error::Error;
 use crate::fsutil::write_atomic;
 
-pub const CACHE_FILE: &str = "metadata.json";
+pub(crate) const CACHE_FILE: &str = "metadata.json";
 const FORMAT_VERSION: u32 = 1;
 
 /// A value and the service it came from.
@@ -123,7 +123,12 @@ fn offer<T: PartialEq>(
 impl CachedEntry {
     /// Takes what `record` adds. Good data is never replaced by an empty
     /// value, and the arXiv abstract is kept over a publisher's.
-    pub fn absorb(&mut self, record: &super::record::PaperRecord, source: Source, now: &str) {
+    pub(crate) fn absorb(
+        &mut self,
+        record: &super::record::PaperRecord,
+        source: Source,
+        now: &str,
+    ) {
         let text = |s: &String| s.trim().is_empty();
         offer(
             &mut self.title,
@@ -176,7 +181,7 @@ impl CachedEntry {
     }
 
     /// Sets an identifier unless one was already known.
-    pub fn identify(&mut self, kind: IdKind, identifier: Identifier) {
+    pub(crate) fn identify(&mut self, kind: IdKind, identifier: Identifier) {
         let slot = match kind {
             IdKind::Arxiv => &mut self.arxiv,
             IdKind::Doi => &mut self.doi,
@@ -186,13 +191,13 @@ impl CachedEntry {
         }
     }
 
-    pub fn has_metadata(&self) -> bool {
+    pub(crate) fn has_metadata(&self) -> bool {
         self.authors.is_some() || self.abstract_text.is_some()
     }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum IdKind {
+pub(crate) enum IdKind {
     Arxiv,
     Doi,
 }
@@ -213,7 +218,7 @@ impl Default for Cache {
 }
 
 impl Cache {
-    pub fn path(catalog_dir: &Path) -> PathBuf {
+    pub(crate) fn path(catalog_dir: &Path) -> PathBuf {
         catalog_dir.join(CACHE_FILE)
     }
 
@@ -239,7 +244,7 @@ impl Cache {
     }
 
     /// The cache of a catalog folder; an absent file is an empty cache.
-    pub fn load(catalog_dir: &Path) -> Result<Cache, Error> {
+    pub(crate) fn load(catalog_dir: &Path) -> Result<Cache, Error> {
         let path = Cache::path(catalog_dir);
         match std::fs::read_to_string(&path) {
             Ok(text) => Cache::parse(&text, &path),
@@ -255,11 +260,11 @@ impl Cache {
     }
 
     /// Writes the cache atomically: a crash leaves the old file or the new one.
-    pub fn save(&self, catalog_dir: &Path) -> Result<(), Error> {
+    pub(crate) fn save(&self, catalog_dir: &Path) -> Result<(), Error> {
         write_atomic(&Cache::path(catalog_dir), self.to_json().as_bytes())
     }
 
-    pub fn get(&self, id: &str) -> Option<&CachedEntry> {
+    pub(crate) fn get(&self, id: &str) -> Option<&CachedEntry> {
         self.entries.get(id)
     }
 }

@@ -7,14 +7,14 @@ use url::Url;
 use super::http::HttpConfig;
 use crate::error::Error;
 
-pub const ARXIV_API: &str = "https://export.arxiv.org/api/query";
-pub const CROSSREF_API: &str = "https://api.crossref.org";
-pub const OPENALEX_API: &str = "https://api.openalex.org";
+pub(crate) const ARXIV_API: &str = "https://export.arxiv.org/api/query";
+pub(crate) const CROSSREF_API: &str = "https://api.crossref.org";
+pub(crate) const OPENALEX_API: &str = "https://api.openalex.org";
 /// arXiv asks for one request every three seconds.
-pub const ARXIV_DELAY_MS: u64 = 3000;
+pub(crate) const ARXIV_DELAY_MS: u64 = 3000;
 
 #[derive(Debug, Clone)]
-pub struct IngestConfig {
+pub(crate) struct IngestConfig {
     pub arxiv_api: Url,
     pub crossref_api: Url,
     pub openalex_api: Url,
@@ -49,7 +49,7 @@ pub(super) fn push_segments(url: &mut Url, segments: &[&str]) {
 }
 
 impl IngestConfig {
-    pub fn from_env(refresh: bool, verbose: bool) -> Result<IngestConfig, Error> {
+    pub(crate) fn from_env(refresh: bool, verbose: bool) -> Result<IngestConfig, Error> {
         let mailto = var("DISTML_MAILTO");
         let arxiv_delay = match var("DISTML_ARXIV_DELAY_MS") {
             None => ARXIV_DELAY_MS,

@@ -48,7 +48,7 @@ pub enum CrossrefError {
 /// `{base}/works/{doi}`, the DOI percent-encoded as one path segment (its
 /// `/` too: the DOI suffix may itself contain slashes), plus `mailto=` for
 /// Crossref's polite pool.
-pub fn work_url(base: &Url, doi: &str, mailto: Option<&str>) -> Url {
+pub(crate) fn work_url(base: &Url, doi: &str, mailto: Option<&str>) -> Url {
     let mut url = base.clone();
     push_segments(&mut url, &["works", doi]);
     if let Some(mailto) = mailto {
@@ -59,7 +59,7 @@ pub fn work_url(base: &Url, doi: &str, mailto: Option<&str>) -> Url {
 
 /// `{base}/works?query.bibliographic=<title>&rows=N` (+ `mailto=`), `rows`
 /// clamped to Crossref's 1..=1000.
-pub fn search_url(base: &Url, title: &str, rows: usize, mailto: Option<&str>) -> Url {
+pub(crate) fn search_url(base: &Url, title: &str, rows: usize, mailto: Option<&str>) -> Url {
     let mut url = base.clone();
     push_segments(&mut url, &["works"]);
     {
@@ -76,7 +76,7 @@ pub fn search_url(base: &Url, title: &str, rows: usize, mailto: Option<&str>) ->
 
 /// Whether `doi` may be looked up at Crossref: a well-formed DOI that is not
 /// one of arXiv's own DataCite DOIs (`10.48550/...`).
-pub fn is_crossref_doi(doi: &str) -> bool {
+pub(crate) fn is_crossref_doi(doi: &str) -> bool {
     ident::is_doi(doi) && !doi.starts_with(ARXIV_DOI_PREFIX)
 }
 

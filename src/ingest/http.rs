@@ -23,7 +23,7 @@ use url::Url;
 use super::lookup::{Meaning, meaning};
 
 /// The environment variable that overrides the per-request timeout.
-pub const TIMEOUT_ENV: &str = "DISTML_HTTP_TIMEOUT_MS";
+pub(crate) const TIMEOUT_ENV: &str = "DISTML_HTTP_TIMEOUT_MS";
 
 /// How many characters of an error response's body go into a message.
 const EXCERPT_CHARS: usize = 200;
@@ -65,7 +65,7 @@ impl Default for HttpConfig {
 impl HttpConfig {
     /// The defaults with the contact address in the User-Agent (the APIs'
     /// "polite pool" wants one) and the timeout from `DISTML_HTTP_TIMEOUT_MS`.
-    pub fn from_env(mailto: Option<&str>) -> Result<Self, FetchError> {
+    pub(crate) fn from_env(mailto: Option<&str>) -> Result<Self, FetchError> {
         let mut config = Self {
             user_agent: user_agent(mailto),
             ..Self::default()
@@ -186,7 +186,7 @@ pub fn host_key(url: &Url) -> Option<String> {
 
 /// Replaces every `api_key=` value in `text` (a URL or a message holding
 /// one) with `***`.
-pub fn redact(text: &str) -> String {
+pub(crate) fn redact(text: &str) -> String {
     const KEY: &str = "api_key=";
     // ASCII lowercasing keeps byte offsets, so positions carry over.
     let lower = text.to_ascii_lowercase();
@@ -323,7 +323,7 @@ impl HttpClient {
     }
 
     /// When on, each request logs `GET <url> -> <status> (<ms> ms)` to stderr.
-    pub fn set_verbose(&self, on: bool) {
+    pub(crate) fn set_verbose(&self, on: bool) {
         self.inner.verbose.store(on, Ordering::Relaxed);
     }
 

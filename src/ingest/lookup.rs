@@ -39,7 +39,7 @@ pub(crate) fn meaning(status: u16) -> Meaning {
 
 /// A source's answer that its parser could not read.
 #[derive(Debug, thiserror::Error)]
-pub enum ParseError {
+pub(crate) enum ParseError {
     #[error(transparent)]
     Arxiv(#[from] ArxivError),
     #[error(transparent)]
@@ -50,7 +50,7 @@ pub enum ParseError {
 
 /// Why a lookup taught nothing; the run reports it and keeps the cache.
 #[derive(Debug, thiserror::Error)]
-pub enum Failure {
+pub(crate) enum Failure {
     /// The request failed, after the client's retries.
     #[error(transparent)]
     Fetch(#[from] FetchError),

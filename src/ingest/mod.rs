@@ -3,7 +3,7 @@
 
 pub mod arxiv;
 pub mod cache;
-pub mod config;
+pub(crate) mod config;
 pub mod crossref;
 pub mod http;
 mod json;
@@ -13,8 +13,8 @@ mod markup;
 pub mod openalex;
 mod progress;
 pub mod record;
-pub mod resolve;
+mod resolve;
 mod run;
 
-pub use config::IngestConfig;
+pub(crate) use config::IngestConfig;
 pub(crate) use run::{Report, ingest};

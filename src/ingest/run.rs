@@ -31,7 +31,7 @@ const SEARCH_RESULTS: usize = 5;
 const ARXIV_WORKERS: usize = 1;
 
 #[derive(Debug, Default)]
-pub struct Report {
+pub(crate) struct Report {
     /// Papers whose metadata was already cached and not asked again.
     pub cached: usize,
     /// Papers that got metadata in this run.

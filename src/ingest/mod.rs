@@ -15,6 +15,8 @@ mod progress;
 pub mod record;
 mod resolve;
 mod run;
+mod state;
 
 pub(crate) use config::IngestConfig;
-pub(crate) use run::{Report, ingest};
+pub(crate) use run::ingest;
+pub(crate) use state::Report;

@@ -26,6 +26,8 @@ pub enum Error {
     Query(String),
     #[error("{0}")]
     Network(String),
+    #[error(transparent)]
+    Fetch(#[from] crate::ingest::http::FetchError),
 }
 
 impl Error {

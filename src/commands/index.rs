@@ -36,8 +36,13 @@ pub fn run(
                     .map_err(|e| {
                         Error::Network(format!("cannot start the network runtime: {e}"))
                     })?;
-                let report =
-                    runtime.block_on(ingest(&catalog, &mut cache, Some(catalog_dir), &config))?;
+                let report = runtime.block_on(ingest(
+                    &catalog,
+                    &mut cache,
+                    Some(catalog_dir),
+                    &config,
+                    err,
+                ))?;
                 summarize(&report, err);
             }
             CatalogSource::BuiltIn => {
@@ -93,7 +98,10 @@ fn summarize(report: &Report, err: &mut dyn Write) {
         );
     }
     for (id, reason) in report.failed.iter().take(10) {
-        diagnostic::line(err, format_args!("  failed {id}: {}", inert(reason)));
+        diagnostic::line(
+            err,
+            format_args!("  failed {id}: {}", inert(&reason.to_string())),
+        );
     }
     if report.failed.len() > 10 {
         let more = report.failed.len() - 10;

@@ -9,7 +9,7 @@ use crate::ident::{is_arxiv_id, is_doi, strip_version};
 use crate::model::paper::{PaperRecord, normalize_whitespace};
 
 /// The most ids one `id_list` request carries.
-pub const MAX_IDS_PER_REQUEST: usize = 100;
+pub(crate) const MAX_IDS_PER_REQUEST: usize = 100;
 
 /// Title words kept in a title search: enough to single a paper out, while a
 /// long subtitle (often worded differently on arXiv) cannot sink the match.
@@ -21,7 +21,7 @@ const OPENSEARCH_NS: &str = "http://a9.com/-/spec/opensearch/1.1/";
 
 /// `{base}?id_list=ID,ID,...&max_results=N` for at most
 /// [`MAX_IDS_PER_REQUEST`] ids.
-pub fn id_list_url(base: &url::Url, ids: &[String]) -> url::Url {
+pub(crate) fn id_list_url(base: &url::Url, ids: &[String]) -> url::Url {
     let mut url = base.clone();
     url.query_pairs_mut()
         .append_pair("id_list", &ids.join(","))
@@ -35,7 +35,7 @@ pub fn id_list_url(base: &url::Url, ids: &[String]) -> url::Url {
 /// title's first words. Punctuation is dropped because `:`, `-`, `"` and
 /// brackets are query syntax to arXiv; a title without any letter or digit
 /// gives `ti:""`, which matches nothing.
-pub fn title_search_url(base: &url::Url, title: &str, max_results: usize) -> url::Url {
+pub(crate) fn title_search_url(base: &url::Url, title: &str, max_results: usize) -> url::Url {
     let words: Vec<&str> = title
         .split(|c: char| !c.is_alphanumeric())
         .filter(|word| !word.is_empty())

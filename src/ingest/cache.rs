@@ -12,7 +12,7 @@ use crate::error::Error;
 use crate::fsutil::write_atomic;
 use crate::model::paper::Source;
 
-pub const CACHE_FILE: &str = "metadata.json";
+pub(crate) const CACHE_FILE: &str = "metadata.json";
 const FORMAT_VERSION: u32 = 1;
 
 /// A value and the service it came from.
@@ -121,13 +121,9 @@ fn offer<T: PartialEq>(
 }
 
 impl CachedEntry {
-    pub fn is_empty(&self) -> bool {
-        self == &CachedEntry::default()
-    }
-
     /// Takes what `record` adds. Good data is never replaced by an empty
     /// value, and the arXiv abstract is kept over a publisher's.
-    pub fn absorb(&mut self, record: &crate::model::PaperRecord, source: Source, now: &str) {
+    pub(crate) fn absorb(&mut self, record: &crate::model::PaperRecord, source: Source, now: &str) {
         let text = |s: &String| s.trim().is_empty();
         offer(
             &mut self.title,
@@ -180,7 +176,7 @@ impl CachedEntry {
     }
 
     /// Sets an identifier unless one was already known.
-    pub fn identify(&mut self, kind: IdKind, identifier: Identifier) {
+    pub(crate) fn identify(&mut self, kind: IdKind, identifier: Identifier) {
         let slot = match kind {
             IdKind::Arxiv => &mut self.arxiv,
             IdKind::Doi => &mut self.doi,
@@ -190,13 +186,13 @@ impl CachedEntry {
         }
     }
 
-    pub fn has_metadata(&self) -> bool {
+    pub(crate) fn has_metadata(&self) -> bool {
         self.authors.is_some() || self.abstract_text.is_some()
     }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum IdKind {
+pub(crate) enum IdKind {
     Arxiv,
     Doi,
 }
@@ -217,24 +213,33 @@ impl Default for Cache {
 }
 
 impl Cache {
-    pub fn path(catalog_dir: &Path) -> PathBuf {
+    pub(crate) fn path(catalog_dir: &Path) -> PathBuf {
         catalog_dir.join(CACHE_FILE)
     }
 
-    /// Parses a cache; a syntax error names the line and column.
+    /// Parses a cache; a syntax error names the line and column, and a
+    /// format this build does not know is refused rather than misread.
     pub fn parse(text: &str, path: &Path) -> Result<Cache, Error> {
-        serde_json::from_str(text).map_err(|e| {
+        let cache: Cache = serde_json::from_str(text).map_err(|e| {
             Error::Usage(format!(
                 "{}:{}:{}: metadata cache is not valid: {e}; fix it or restore it from version control",
                 path.display(),
                 e.line(),
                 e.column()
             ))
-        })
+        })?;
+        if cache.version != FORMAT_VERSION {
+            return Err(Error::Usage(format!(
+                "{}: metadata cache has format version {}, but this distml-search reads version {FORMAT_VERSION}; use a matching distml-search or restore the file from version control",
+                path.display(),
+                cache.version
+            )));
+        }
+        Ok(cache)
     }
 
     /// The cache of a catalog folder; an absent file is an empty cache.
-    pub fn load(catalog_dir: &Path) -> Result<Cache, Error> {
+    pub(crate) fn load(catalog_dir: &Path) -> Result<Cache, Error> {
         let path = Cache::path(catalog_dir);
         match std::fs::read_to_string(&path) {
             Ok(text) => Cache::parse(&text, &path),
@@ -250,11 +255,11 @@ impl Cache {
     }
 
     /// Writes the cache atomically: a crash leaves the old file or the new one.
-    pub fn save(&self, catalog_dir: &Path) -> Result<(), Error> {
+    pub(crate) fn save(&self, catalog_dir: &Path) -> Result<(), Error> {
         write_atomic(&Cache::path(catalog_dir), self.to_json().as_bytes())
     }
 
-    pub fn get(&self, id: &str) -> Option<&CachedEntry> {
+    pub(crate) fn get(&self, id: &str) -> Option<&CachedEntry> {
         self.entries.get(id)
     }
 }
@@ -312,6 +317,23 @@ mod tests {
         assert_eq!(
             Cache::parse(&text, Path::new("m.json")).unwrap().to_json(),
             text
+        );
+    }
+
+    #[test]
+    fn an_unknown_format_version_is_refused() {
+        let newer = r#"{"version": 2, "entries": {}}"#;
+        let message = Cache::parse(newer, Path::new("m.json"))
+            .expect_err("version 2")
+            .to_string();
+        assert!(
+            message.starts_with("m.json: metadata cache has format version 2"),
+            "{message}"
+        );
+        let current = r#"{"version": 1, "entries": {}}"#;
+        assert_eq!(
+            Cache::parse(current, Path::new("m.json")).unwrap(),
+            Cache::default()
         );
     }
 }

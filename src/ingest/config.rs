@@ -7,14 +7,14 @@ use url::Url;
 use super::http::HttpConfig;
 use crate::error::Error;
 
-pub const ARXIV_API: &str = "https://export.arxiv.org/api/query";
-pub const CROSSREF_API: &str = "https://api.crossref.org";
-pub const OPENALEX_API: &str = "https://api.openalex.org";
+pub(crate) const ARXIV_API: &str = "https://export.arxiv.org/api/query";
+pub(crate) const CROSSREF_API: &str = "https://api.crossref.org";
+pub(crate) const OPENALEX_API: &str = "https://api.openalex.org";
 /// arXiv asks for one request every three seconds.
-pub const ARXIV_DELAY_MS: u64 = 3000;
+pub(crate) const ARXIV_DELAY_MS: u64 = 3000;
 
 #[derive(Debug, Clone)]
-pub struct IngestConfig {
+pub(crate) struct IngestConfig {
     pub arxiv_api: Url,
     pub crossref_api: Url,
     pub openalex_api: Url,
@@ -39,8 +39,17 @@ fn endpoint(name: &str, default: &str) -> Result<Url, Error> {
     Url::parse(&text).map_err(|e| Error::Usage(format!("{name}={text:?} is not a URL: {e}")))
 }
 
+/// Appends path segments to a base URL, which may or may not end in `/`.
+pub(super) fn push_segments(url: &mut Url, segments: &[&str]) {
+    // Only cannot-be-a-base URLs (`mailto:`, `data:`) refuse; no HTTP base is
+    // one, and there is nothing sensible to append to them.
+    if let Ok(mut path) = url.path_segments_mut() {
+        path.pop_if_empty().extend(segments);
+    }
+}
+
 impl IngestConfig {
-    pub fn from_env(refresh: bool, verbose: bool) -> Result<IngestConfig, Error> {
+    pub(crate) fn from_env(refresh: bool, verbose: bool) -> Result<IngestConfig, Error> {
         let mailto = var("DISTML_MAILTO");
         let arxiv_delay = match var("DISTML_ARXIV_DELAY_MS") {
             None => ARXIV_DELAY_MS,
@@ -50,8 +59,7 @@ impl IngestConfig {
                 ))
             })?,
         };
-        let http =
-            HttpConfig::from_env(mailto.as_deref()).map_err(|e| Error::Usage(e.to_string()))?;
+        let http = HttpConfig::from_env(mailto.as_deref())?;
         Ok(IngestConfig {
             arxiv_api: endpoint("DISTML_ARXIV_API", ARXIV_API)?,
             crossref_api: endpoint("DISTML_CROSSREF_API", CROSSREF_API)?,

@@ -2,9 +2,9 @@
 //! arXiv, Crossref and OpenAlex and fails fast when the network is absent.
 //!
 //! Politeness is per host: a cap on requests in flight and a minimum spacing
-//! between request starts. Robustness: transient failures (408, 500, 502,
-//! 504, timeouts, dropped connections) are retried with jittered exponential
-//! backoff, 429 and 503 honour `Retry-After`, a failed connection marks its
+//! between request starts. Robustness: transient failures (408, 429, 5xx,
+//! timeouts, dropped connections) are retried with jittered exponential
+//! backoff, honouring a `Retry-After`, a failed connection marks its
 //! host unreachable for the rest of the run, and bodies are read under a cap.
 //! Error messages are one line, name the URL, and never show an `api_key`.
 
@@ -16,12 +16,14 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, SystemTime};
 
 use reqwest::header::RETRY_AFTER;
-use tokio::sync::{OwnedSemaphorePermit, Semaphore};
+use tokio::sync::{Notify, OwnedSemaphorePermit, Semaphore};
 use tokio::time::Instant;
 use url::Url;
 
+use super::lookup::{Meaning, meaning};
+
 /// The environment variable that overrides the per-request timeout.
-pub const TIMEOUT_ENV: &str = "DISTML_HTTP_TIMEOUT_MS";
+pub(crate) const TIMEOUT_ENV: &str = "DISTML_HTTP_TIMEOUT_MS";
 
 /// How many characters of an error response's body go into a message.
 const EXCERPT_CHARS: usize = 200;
@@ -63,7 +65,7 @@ impl Default for HttpConfig {
 impl HttpConfig {
     /// The defaults with the contact address in the User-Agent (the APIs'
     /// "polite pool" wants one) and the timeout from `DISTML_HTTP_TIMEOUT_MS`.
-    pub fn from_env(mailto: Option<&str>) -> Result<Self, FetchError> {
+    pub(crate) fn from_env(mailto: Option<&str>) -> Result<Self, FetchError> {
         let mut config = Self {
             user_agent: user_agent(mailto),
             ..Self::default()
@@ -124,8 +126,8 @@ impl Default for HostPolicy {
     }
 }
 
-/// A fetched page. Statuses 2xx, 404 and 410 arrive here; the caller decides
-/// what a 404 means.
+/// A fetched page. Statuses 2xx, 404 and 410 arrive here (see
+/// [`super::lookup::meaning`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Response {
     pub status: u16,
@@ -184,7 +186,7 @@ pub fn host_key(url: &Url) -> Option<String> {
 
 /// Replaces every `api_key=` value in `text` (a URL or a message holding
 /// one) with `***`.
-pub fn redact(text: &str) -> String {
+pub(crate) fn redact(text: &str) -> String {
     const KEY: &str = "api_key=";
     // ASCII lowercasing keeps byte offsets, so positions carry over.
     let lower = text.to_ascii_lowercase();
@@ -236,6 +238,10 @@ struct Host {
     /// The earliest moment the next request may start. Each request reserves
     /// its slot under the lock, so concurrent callers queue up correctly.
     next_start: Mutex<Instant>,
+    /// Set once the host is found unreachable: requests waiting for their
+    /// turn stop waiting (the turn of a dead host may be minutes away).
+    gone: AtomicBool,
+    gone_notice: Notify,
 }
 
 impl Host {
@@ -244,7 +250,14 @@ impl Host {
             permits: Arc::new(Semaphore::new(policy.max_concurrent.max(1))),
             min_interval: policy.min_interval,
             next_start: Mutex::new(next_start),
+            gone: AtomicBool::new(false),
+            gone_notice: Notify::new(),
         }
+    }
+
+    fn mark_gone(&self) {
+        self.gone.store(true, Ordering::SeqCst);
+        self.gone_notice.notify_waiters();
     }
 
     /// Waits for a free slot and for this request's turn to start. (`None`
@@ -257,7 +270,17 @@ impl Host {
             *next = start + self.min_interval;
             start
         };
-        tokio::time::sleep_until(start).await;
+        // Registered before the flag is read, so a host found dead in
+        // between still wakes this request.
+        let notice = self.gone_notice.notified();
+        tokio::pin!(notice);
+        notice.as_mut().enable();
+        if !self.gone.load(Ordering::SeqCst) {
+            tokio::select! {
+                () = tokio::time::sleep_until(start) => {}
+                () = notice => {}
+            }
+        }
         Some(permit)
     }
 
@@ -321,7 +344,7 @@ impl HttpClient {
     }
 
     /// When on, each request logs `GET <url> -> <status> (<ms> ms)` to stderr.
-    pub fn set_verbose(&self, on: bool) {
+    pub(crate) fn set_verbose(&self, on: bool) {
         self.inner.verbose.store(on, Ordering::Relaxed);
     }
 
@@ -365,6 +388,7 @@ impl HttpClient {
                 Outcome::Fatal(error) => return Err(error),
                 Outcome::Unreachable(reason) => {
                     lock(&self.inner.unreachable).insert(key.clone(), reason.clone());
+                    host.mark_gone();
                     return Err(FetchError::HostUnreachable {
                         host: key,
                         url: shown,
@@ -437,9 +461,11 @@ impl HttpClient {
             }
         };
         let status = response.status().as_u16();
-        let outcome = match status {
-            200..=299 | 404 | 410 => self.read_success(response, shown).await,
-            429 | 503 => Outcome::Retry {
+        // What a status means is decided once, in `lookup::meaning`.
+        let answered = matches!(meaning(status), Meaning::Answer | Meaning::Miss);
+        let outcome = match meaning(status) {
+            Meaning::Answer | Meaning::Miss => self.read_success(response, shown).await,
+            Meaning::Transient => Outcome::Retry {
                 reason: status_reason(status),
                 retry_after: response
                     .headers()
@@ -447,23 +473,16 @@ impl HttpClient {
                     .and_then(|v| v.to_str().ok())
                     .and_then(|v| parse_retry_after(v, SystemTime::now())),
             },
-            // 408 is the server timing out on us: as transient as a 504.
-            408 | 500 | 502 | 504 => Outcome::Retry {
-                reason: status_reason(status),
-                retry_after: None,
-            },
-            _ => Outcome::Fatal(FetchError::Status {
+            Meaning::Refused => Outcome::Fatal(FetchError::Status {
                 status,
                 url: shown.to_owned(),
                 body_excerpt: excerpt(response).await,
             }),
         };
-        // Only reading the body can fail after a 2xx/404/410 status line.
+        // Only reading the body can fail after an answer's status line.
         let result = match &outcome {
             Outcome::Done(_) => status.to_string(),
-            _ if matches!(status, 200..=299 | 404 | 410) => {
-                format!("{status}, then {}", summary(&outcome))
-            }
+            _ if answered => format!("{status}, then {}", summary(&outcome)),
             _ => status.to_string(),
         };
         self.log(shown, &result, started);
@@ -629,55 +648,15 @@ fn describe(error: reqwest::Error) -> String {
     )
 }
 
-/// `Retry-After` as a delay: delta-seconds, or an IMF-fixdate HTTP-date
-/// (the only date form senders may use). Anything else is ignored and the
-/// ordinary backoff applies.
+/// `Retry-After` as a delay: delta-seconds or an HTTP-date. Anything else
+/// is ignored and the ordinary backoff applies.
 fn parse_retry_after(value: &str, now: SystemTime) -> Option<Duration> {
     let value = value.trim();
     if let Ok(secs) = value.parse::<u64>() {
         return Some(Duration::from_secs(secs));
     }
-    let when = parse_imf_fixdate(value)?;
+    let when = httpdate::parse_http_date(value).ok()?;
     Some(when.duration_since(now).unwrap_or(Duration::ZERO))
-}
-
-/// Parses `Sun, 06 Nov 1994 08:49:37 GMT`.
-fn parse_imf_fixdate(value: &str) -> Option<SystemTime> {
-    const MONTHS: [&str; 12] = [
-        "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
-    ];
-    let (_weekday, rest) = value.split_once(", ")?;
-    let fields: Vec<&str> = rest.split(' ').collect();
-    let [day, month, year, time, "GMT"] = fields.as_slice() else {
-        return None;
-    };
-    let day: i64 = day.parse().ok()?;
-    let month = i64::try_from(MONTHS.iter().position(|m| m == month)? + 1).ok()?;
-    let year: i64 = year.parse().ok()?;
-    let hms: Vec<i64> = time
-        .split(':')
-        .map(|n| n.parse().ok())
-        .collect::<Option<_>>()?;
-    let [hour, minute, second] = hms.as_slice() else {
-        return None;
-    };
-    if !(1..=31).contains(&day) || *hour > 23 || *minute > 59 || *second > 60 {
-        return None;
-    }
-    let secs = days_from_civil(year, month, day) * 86_400 + hour * 3600 + minute * 60 + second;
-    Some(SystemTime::UNIX_EPOCH + Duration::from_secs(u64::try_from(secs).ok()?))
-}
-
-/// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's
-/// algorithm).
-fn days_from_civil(year: i64, month: i64, day: i64) -> i64 {
-    let year = if month <= 2 { year - 1 } else { year };
-    let era = year.div_euclid(400);
-    let year_of_era = year - era * 400;
-    let month_from_march = (month + 9) % 12;
-    let day_of_year = (153 * month_from_march + 2) / 5 + day - 1;
-    let day_of_era = year_of_era * 365 + year_of_era / 4 - year_of_era / 100 + day_of_year;
-    era * 146_097 + day_of_era - 719_468
 }
 
 #[cfg(test)]
@@ -731,6 +710,10 @@ mod tests {
             Some(Duration::ZERO)
         );
         assert_eq!(parse_retry_after("soon", now), None);
+        assert_eq!(
+            parse_retry_after("Sun, 32 Nov 1994 08:49:37 GMT", now),
+            None
+        );
     }
 
     #[test]

@@ -3,13 +3,19 @@
 
 pub mod arxiv;
 pub mod cache;
-pub mod config;
+pub(crate) mod config;
 pub mod crossref;
 pub mod http;
+mod json;
+mod lanes;
+mod lookup;
+mod markup;
 pub mod openalex;
 mod progress;
-pub mod resolve;
+mod resolve;
 mod run;
+mod state;
 
-pub use config::IngestConfig;
-pub use run::{Report, ingest};
+pub(crate) use config::IngestConfig;
+pub(crate) use run::ingest;
+pub(crate) use state::Report;

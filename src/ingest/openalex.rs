@@ -1,5 +1,5 @@
-//! OpenAlex API: request URLs for one work (by DOI) or a title search, and
-//! parsers from its JSON into [`PaperRecord`]s.
+//! OpenAlex API: the request URL for one work (by DOI), and parsers from its
+//! JSON (a work, a search's results) into [`PaperRecord`]s.
 //!
 //! Pure: no network, no I/O. OpenAlex ships abstracts as an inverted index
 //! (word → positions), which is turned back into text here.
@@ -10,14 +10,11 @@ use serde::Deserialize;
 use serde::de::IgnoredAny;
 use url::Url;
 
+use super::config::push_segments;
+use super::json::{body_snippet, json_body, json_error_parts, nullable};
+use super::markup::strip_markup;
 use crate::ident;
-use crate::ingest::crossref::{
-    body_snippet, json_body, json_error_parts, nullable, push_segments, strip_markup,
-};
 use crate::model::paper::{PaperRecord, normalize_whitespace};
-
-/// OpenAlex's maximum `per_page`.
-const MAX_PER_PAGE: usize = 200;
 
 /// Abstract positions beyond this are taken as corrupt and skipped; real
 /// abstracts are a few hundred words.
@@ -51,7 +48,7 @@ pub enum OpenAlexError {
 /// `{base}/works/doi:{doi}?api_key=...` (+ `mailto=`). The DOI keeps its
 /// slashes, as in OpenAlex's documented `/works/doi:10.7717/peerj.4375`; an
 /// empty `api_key` is left out.
-pub fn work_by_doi_url(base: &Url, doi: &str, api_key: &str, mailto: Option<&str>) -> Url {
+pub(crate) fn work_by_doi_url(base: &Url, doi: &str, api_key: &str, mailto: Option<&str>) -> Url {
     let mut url = base.clone();
     let id = format!("doi:{doi}");
     let segments: Vec<&str> = std::iter::once("works").chain(id.split('/')).collect();
@@ -68,26 +65,6 @@ pub fn work_by_doi_url(base: &Url, doi: &str, api_key: &str, mailto: Option<&str
     // Without a key or mailto the query is empty: no bare `?`.
     if url.query() == Some("") {
         url.set_query(None);
-    }
-    url
-}
-
-/// `{base}/works?search=<title>&per_page=N&api_key=...`, `rows` clamped to
-/// OpenAlex's 1..=200. Uses the `search=` parameter rather than
-/// `filter=title.search:`: inside a filter a title's `,` would separate
-/// filters and `|` would mean OR, so titles would need rewriting, while
-/// `search=` takes them as they are; the caller compares titles anyway.
-pub fn search_url(base: &Url, title: &str, api_key: &str, rows: usize) -> Url {
-    let mut url = base.clone();
-    push_segments(&mut url, &["works"]);
-    {
-        let mut query = url.query_pairs_mut();
-        query
-            .append_pair("search", title)
-            .append_pair("per_page", &rows.clamp(1, MAX_PER_PAGE).to_string());
-        if !api_key.is_empty() {
-            query.append_pair("api_key", api_key);
-        }
     }
     url
 }
@@ -443,15 +420,6 @@ mod tests {
         assert_eq!(
             work_by_doi_url(&nested, "10.5555/a b#c", "", None).as_str(),
             "http://127.0.0.1:9/openalex/works/doi:10.5555/a%20b%23c"
-        );
-    }
-
-    #[test]
-    fn search_url_carries_the_title() {
-        let url = search_url(&base(), "Pipeline Bubbles, & More", "KEY", 500);
-        assert_eq!(
-            url.as_str(),
-            "https://api.openalex.org/works?search=Pipeline+Bubbles%2C+%26+More&per_page=200&api_key=KEY"
         );
     }
 }

@@ -1,49 +1,156 @@
-//! Progress: indicatif bars on a terminal, plain lines elsewhere.
+//! Progress per lane: indicatif bars on a terminal, else a few plain lines
+//! on the writer the command passes. A closed stderr costs the messages,
+//! never the run.
 
-use std::io::IsTerminal;
+use std::cell::RefCell;
+use std::io::{IsTerminal, Write};
 
-use indicatif::{ProgressBar, ProgressStyle};
+use indicatif::{MultiProgress, ProgressBar, ProgressStyle};
 
-pub struct Phase {
-    bar: Option<ProgressBar>,
-    name: &'static str,
+use super::lanes::Lane;
+
+pub(super) struct Progress<'w> {
+    out: RefCell<&'w mut dyn Write>,
+    /// On a terminal, the bars of the lanes that got work.
+    bars: Option<MultiProgress>,
+    lanes: RefCell<[LaneCount; 3]>,
 }
 
-impl Phase {
-    /// A phase of `total` steps; silent when there is nothing to do.
-    pub fn start(name: &'static str, total: usize) -> Phase {
-        if total == 0 {
-            return Phase { bar: None, name };
-        }
-        if std::io::stderr().is_terminal() {
-            let bar = ProgressBar::new(total as u64);
-            let style = ProgressStyle::with_template("{prefix:>8} [{bar:30}] {pos}/{len} {msg}")
-                .unwrap_or_else(|_| ProgressStyle::default_bar())
-                .progress_chars("=> ");
-            bar.set_style(style);
-            bar.set_prefix(name);
-            Phase {
-                bar: Some(bar),
-                name,
-            }
-        } else {
-            eprintln!("{name}: {total} to do");
-            Phase { bar: None, name }
+#[derive(Default)]
+struct LaneCount {
+    bar: Option<ProgressBar>,
+    queued: u64,
+    done: u64,
+}
+
+impl<'w> Progress<'w> {
+    pub(super) fn new(out: &'w mut dyn Write) -> Self {
+        let bars = std::io::stderr().is_terminal().then(MultiProgress::new);
+        Progress {
+            out: RefCell::new(out),
+            bars,
+            lanes: RefCell::default(),
         }
     }
 
-    pub fn step(&self, message: &str) {
-        if let Some(bar) = &self.bar {
-            bar.set_message(message.to_string());
+    /// `papers` more papers to look up in `lane`.
+    pub(super) fn queued(&self, lane: Lane, papers: usize) {
+        let mut lanes = self.lanes.borrow_mut();
+        let count = &mut lanes[lane.index()];
+        count.queued += papers as u64;
+        if let Some(bars) = &self.bars {
+            let bar = count
+                .bar
+                .get_or_insert_with(|| bars.add(new_bar(lane.name())));
+            bar.set_length(count.queued);
+        }
+    }
+
+    /// Plain output: what each lane starts with.
+    pub(super) fn start(&self) {
+        if self.bars.is_none() {
+            for lane in Lane::ALL {
+                let queued = self.lanes.borrow()[lane.index()].queued;
+                if queued > 0 {
+                    self.line(&format!("{}: {queued} to do", lane.name()));
+                }
+            }
+        }
+    }
+
+    /// One paper of `lane` done.
+    pub(super) fn step(&self, lane: Lane, message: &str) {
+        let mut lanes = self.lanes.borrow_mut();
+        let count = &mut lanes[lane.index()];
+        count.done += 1;
+        if let Some(bar) = &count.bar {
+            bar.set_message(message.to_owned());
             bar.inc(1);
         }
     }
 
-    pub fn finish(self, summary: &str) {
-        match self.bar {
-            Some(bar) => bar.finish_with_message(summary.to_string()),
-            None if !summary.is_empty() => eprintln!("{}: {summary}", self.name),
-            None => {}
+    /// Closes the bars; plain output says what each lane did.
+    pub(super) fn finish(&self) {
+        for lane in Lane::ALL {
+            let (bar, done) = {
+                let mut lanes = self.lanes.borrow_mut();
+                let count = &mut lanes[lane.index()];
+                (count.bar.take(), count.done)
+            };
+            match bar {
+                Some(bar) => bar.finish_with_message(""),
+                None if done > 0 => self.line(&format!("{}: {done} done", lane.name())),
+                None => {}
+            }
         }
+    }
+
+    fn line(&self, text: &str) {
+        // Progress is a courtesy: a full or closed stderr must not end the run.
+        let _ = writeln!(self.out.borrow_mut(), "{text}");
+    }
+}
+
+fn new_bar(name: &'static str) -> ProgressBar {
+    let bar = ProgressBar::new(0);
+    let style = ProgressStyle::with_template("{prefix:>8} [{bar:30}] {pos}/{len} {msg}")
+        .unwrap_or_else(|_| ProgressStyle::default_bar())
+        .progress_chars("=> ");
+    bar.set_style(style);
+    bar.set_prefix(name);
+    bar
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A writer that always fails, as stderr does on a full disk.
+    struct Full;
+
+    impl Write for Full {
+        fn write(&mut self, _: &[u8]) -> std::io::Result<usize> {
+            Err(std::io::Error::from(std::io::ErrorKind::StorageFull))
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn plain_lines_go_to_the_writer_given() {
+        let mut out = Vec::new();
+        let progress = Progress {
+            out: RefCell::new(&mut out),
+            bars: None,
+            lanes: RefCell::default(),
+        };
+        progress.queued(Lane::Arxiv, 2);
+        progress.queued(Lane::Crossref, 1);
+        progress.start();
+        progress.queued(Lane::Crossref, 1);
+        for _ in 0..2 {
+            progress.step(Lane::Crossref, "x");
+        }
+        progress.finish();
+        drop(progress);
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            "arXiv: 2 to do\nCrossref: 1 to do\nCrossref: 2 done\n"
+        );
+    }
+
+    #[test]
+    fn a_failing_writer_is_ignored() {
+        let mut full = Full;
+        let progress = Progress {
+            out: RefCell::new(&mut full),
+            bars: None,
+            lanes: RefCell::default(),
+        };
+        progress.queued(Lane::Openalex, 1);
+        progress.start();
+        progress.step(Lane::Openalex, "x");
+        progress.finish();
     }
 }

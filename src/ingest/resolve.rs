@@ -8,19 +8,19 @@ use crate::catalog::{Entry, normalize_title};
 use crate::model::paper::PaperRecord;
 
 /// Title similarity at or above which a result can be accepted.
-pub const ACCEPT: f64 = 0.95;
+pub(crate) const ACCEPT: f64 = 0.95;
 /// Title similarity at or above which a result is worth showing a curator.
-pub const CANDIDATE: f64 = 0.80;
+pub(crate) const CANDIDATE: f64 = 0.80;
 
 #[derive(Debug, Clone, PartialEq)]
-pub enum Verdict {
+pub(crate) enum Verdict {
     Accept { similarity: f64 },
     Candidate { similarity: f64, reason: String },
     Reject,
 }
 
 /// 1 minus the edit distance between the normalized titles, over the longer.
-pub fn title_similarity(a: &str, b: &str) -> f64 {
+pub(crate) fn title_similarity(a: &str, b: &str) -> f64 {
     let a: Vec<char> = normalize_title(a).chars().collect();
     let b: Vec<char> = normalize_title(b).chars().collect();
     let longest = a.len().max(b.len());
@@ -68,7 +68,7 @@ fn year_agrees(entry: &Entry, record: &PaperRecord) -> Option<bool> {
     Some((want - 2..=want + 1).contains(&have))
 }
 
-pub fn judge(entry: &Entry, record: &PaperRecord) -> Verdict {
+pub(crate) fn judge(entry: &Entry, record: &PaperRecord) -> Verdict {
     let similarity = title_similarity(&entry.title, &record.title);
     if similarity < CANDIDATE {
         return Verdict::Reject;
@@ -100,7 +100,10 @@ pub fn judge(entry: &Entry, record: &PaperRecord) -> Verdict {
 
 /// The best verdict among search results: an accepted one if any, else the
 /// most similar candidate.
-pub fn best<'r>(entry: &Entry, results: &'r [PaperRecord]) -> Option<(&'r PaperRecord, Verdict)> {
+pub(crate) fn best<'r>(
+    entry: &Entry,
+    results: &'r [PaperRecord],
+) -> Option<(&'r PaperRecord, Verdict)> {
     let mut judged: Vec<(&PaperRecord, Verdict)> = results
         .iter()
         .map(|r| (r, judge(entry, r)))

@@ -1,496 +1,332 @@
-//! One ingest run: which entries need what, asked of which source, merged into
-//! the cache, saved after every answer so that a run cut short keeps what it
-//! got. Phases: arXiv by id, Crossref by DOI, title search for the rest, then
-//! OpenAlex for abstracts still missing.
+//! One ingest run: each paper goes through the same steps as ever (arXiv by
+//! id, Crossref by DOI, title search on arXiv then Crossref, OpenAlex for a
+//! missing abstract), but each source has its own lane, so the sources are
+//! asked at the same time and a run takes about as long as its slowest one.
+//! The cache is saved after every answer, so a run cut short keeps what it
+//! got.
 
+use std::cell::RefCell;
 use std::collections::BTreeMap;
+use std::io::Write;
 use std::path::Path;
+use std::sync::Arc;
 
-use super::cache::{Cache, CachedEntry, Candidate, FoundBy, IdKind, Identifier};
+use super::cache::Cache;
 use super::config::IngestConfig;
-use super::http::{FetchError, HostPolicy, HttpClient, host_key};
-use super::progress::Phase;
-use super::resolve::{Verdict, best};
+use super::http::{HostPolicy, HttpClient, host_key};
+use super::lanes::{Job, Lane, Queues};
+use super::lookup::{Failure, lookup};
+use super::progress::Progress;
+use super::state::{Report, Run, Step};
 use super::{arxiv, crossref, openalex};
 use crate::catalog::{Catalog, Entry, Kind};
-use crate::clock::{days_since, now_rfc3339};
 use crate::error::Error;
 use crate::model::paper::{PaperRecord, Source};
 
-/// "Not found" is asked again after this many days.
-const NOT_FOUND_DAYS: i64 = 30;
 const SEARCH_RESULTS: usize = 5;
+/// arXiv asks for one request at a time.
+const ARXIV_WORKERS: usize = 1;
 
-#[derive(Debug, Default)]
-pub struct Report {
-    /// Papers whose metadata was already cached and not asked again.
-    pub cached: usize,
-    /// Papers that got metadata in this run.
-    pub fetched: usize,
-    pub resolved_by_title: usize,
-    pub candidates: usize,
-    pub not_found: usize,
-    /// (entry id, reason).
-    pub failed: Vec<(String, String)>,
-    pub requests: u64,
-    pub unreachable: Vec<String>,
-    /// Papers still without metadata at the end.
-    pub missing: usize,
-    pub notes: Vec<String>,
+/// One lookup; the numbers index the run's papers.
+enum Lookup {
+    ArxivIds(Vec<usize>),
+    CrossrefDoi(usize),
+    ArxivTitle(usize),
+    CrossrefTitle(usize),
+    Openalex(usize),
 }
 
-struct Run<'a> {
-    config: &'a IngestConfig,
+impl Job for Lookup {
+    fn lane(&self) -> Lane {
+        match self {
+            Lookup::ArxivIds(_) | Lookup::ArxivTitle(_) => Lane::Arxiv,
+            Lookup::CrossrefDoi(_) | Lookup::CrossrefTitle(_) => Lane::Crossref,
+            Lookup::Openalex(_) => Lane::Openalex,
+        }
+    }
+}
+
+/// The lanes and what their workers share.
+struct Lanes<'r, 'a> {
+    run: RefCell<Run<'a>>,
+    papers: &'r [&'a Entry],
     client: HttpClient,
-    cache: &'a mut Cache,
-    cache_dir: Option<&'a Path>,
-    report: Report,
-    now: String,
-    fetched: std::collections::BTreeSet<String>,
-    /// Whether the cache holds anything this run learned (an offline run
-    /// leaves the file untouched).
-    dirty: bool,
+    queues: Queues<Lookup>,
+    progress: Progress<'r>,
 }
 
 /// Fills `cache` for the papers of `catalog`, saving it in `cache_dir` after
-/// each answer (a read-only built-in catalog passes `None`).
-pub async fn ingest(
+/// each answer (a read-only built-in catalog passes `None`). Progress goes to
+/// `err`.
+pub(crate) async fn ingest(
     catalog: &Catalog,
     cache: &mut Cache,
     cache_dir: Option<&Path>,
     config: &IngestConfig,
+    err: &mut dyn Write,
 ) -> Result<Report, Error> {
-    let client = HttpClient::new(config.http.clone()).map_err(|e| Error::Network(e.to_string()))?;
+    let client = HttpClient::new(config.http.clone())?;
     client.set_verbose(config.verbose);
     if let Some(host) = host_key(&config.arxiv_api) {
-        client.set_policy(
-            &host,
-            HostPolicy {
-                max_concurrent: 1,
-                min_interval: config.arxiv_delay,
-            },
-        );
+        let policy = HostPolicy {
+            max_concurrent: ARXIV_WORKERS,
+            min_interval: config.arxiv_delay,
+        };
+        client.set_policy(&host, policy);
     }
-    let mut run = Run {
-        config,
-        client,
-        cache,
-        cache_dir,
-        report: Report::default(),
-        now: now_rfc3339(),
-        fetched: Default::default(),
-        dirty: false,
-    };
     let papers: Vec<&Entry> = catalog
         .entries
         .iter()
         .filter(|e| e.kind == Kind::Paper)
         .collect();
-    for entry in &papers {
-        run.seed_identifiers(entry);
-    }
-    run.report.cached = papers.iter().filter(|e| !run.wants(e)).count();
-    run.arxiv_by_id(&papers).await?;
-    run.crossref_by_doi(&papers).await?;
-    run.by_title(&papers).await?;
-    run.openalex_abstracts(&papers).await?;
-    run.report.fetched = run.fetched.len();
-    run.report.requests = run.client.requests_made();
-    run.report.missing = papers
-        .iter()
-        .filter(|e| !run.cache.get(&e.id).is_some_and(CachedEntry::has_metadata))
-        .count();
-    Ok(run.report)
+    let lanes = Lanes {
+        run: RefCell::new(Run::new(config, cache, cache_dir, &papers)),
+        papers: &papers,
+        client,
+        queues: Queues::new(),
+        progress: Progress::new(err),
+    };
+    lanes.start();
+    let finished = lanes.work().await;
+    lanes.progress.finish();
+    finished?;
+    let requests = lanes.client.requests_made();
+    Ok(lanes.run.into_inner().finish(&papers, requests))
 }
 
-impl Run<'_> {
-    fn entry_mut(&mut self, id: &str) -> &mut CachedEntry {
-        self.cache.entries.entry(id.to_string()).or_default()
-    }
-
-    /// Something was learned (a record, a candidate, a "not found").
-    fn learned(&mut self, id: &str) -> &mut CachedEntry {
-        self.dirty = true;
-        self.entry_mut(id)
-    }
-
-    fn save(&mut self) -> Result<(), Error> {
-        match self.cache_dir {
-            Some(dir) if self.dirty => {
-                self.dirty = false;
-                self.cache.save(dir)
-            }
-            _ => Ok(()),
-        }
-    }
-
-    /// Identifiers the entry's own URL carries are recorded as such.
-    fn seed_identifiers(&mut self, entry: &Entry) {
-        let url_id = |value: &str| Identifier {
-            value: value.to_string(),
-            found_by: FoundBy::Url,
-            source: None,
-            confidence: None,
+impl Lanes<'_, '_> {
+    /// Queues the first lookup of every paper that needs one: arXiv ids in
+    /// batches, the rest at their first step.
+    fn start(&self) {
+        let (with_ids, rest): (Vec<usize>, Vec<usize>) = {
+            let run = self.run.borrow();
+            (0..self.papers.len())
+                .partition(|&i| run.wants(self.papers[i]) && run.arxiv_id(self.papers[i]).is_some())
         };
-        if let Some(arxiv) = &entry.arxiv {
-            self.entry_mut(&entry.id)
-                .identify(IdKind::Arxiv, url_id(arxiv));
+        for batch in with_ids.chunks(arxiv::MAX_IDS_PER_REQUEST) {
+            self.queue(Lookup::ArxivIds(batch.to_vec()));
         }
-        if let Some(doi) = &entry.doi {
-            self.entry_mut(&entry.id)
-                .identify(IdKind::Doi, url_id(&doi.to_lowercase()));
+        for paper in rest {
+            self.advance(paper, Step::CrossrefDoi);
         }
+        self.progress.start();
     }
 
-    /// Whether this run should ask about `entry` at all.
-    fn wants(&self, entry: &Entry) -> bool {
-        self.config.refresh
-            || !self
-                .cache
-                .get(&entry.id)
-                .is_some_and(CachedEntry::has_metadata)
+    fn queue(&self, lookup: Lookup) {
+        let papers = match &lookup {
+            Lookup::ArxivIds(batch) => batch.len(),
+            _ => 1,
+        };
+        self.progress.queued(lookup.lane(), papers);
+        self.queues.push(lookup);
     }
 
-    fn recently_missed(&self, entry: &Entry, source: Source) -> bool {
-        !self.config.refresh
-            && self
-                .cache
-                .get(&entry.id)
-                .and_then(|c| c.not_found.get(&source))
-                .and_then(|at| days_since(at))
-                .is_some_and(|days| days < NOT_FOUND_DAYS)
+    /// Queues the paper's first step from `from` on that it still needs.
+    fn advance(&self, paper: usize, from: Step) {
+        let next = self.run.borrow_mut().next_step(self.papers[paper], from);
+        let lookup = match next {
+            Some(Step::CrossrefDoi) => Lookup::CrossrefDoi(paper),
+            Some(Step::ArxivTitle) => Lookup::ArxivTitle(paper),
+            Some(Step::CrossrefTitle) => Lookup::CrossrefTitle(paper),
+            Some(Step::Openalex) => Lookup::Openalex(paper),
+            None => return,
+        };
+        self.queue(lookup);
     }
 
-    fn arxiv_id(&self, entry: &Entry) -> Option<String> {
-        self.cache
-            .get(&entry.id)
-            .and_then(|c| c.arxiv.as_ref())
-            .map(|i| i.value.clone())
+    /// Every lane's workers at once, as many per lane as the client lets in
+    /// flight to its host (one for arXiv, two otherwise); the first error (a
+    /// cache that cannot be saved) ends the run.
+    async fn work(&self) -> Result<(), Error> {
+        tokio::try_join!(
+            self.worker(Lane::Arxiv),
+            self.worker(Lane::Crossref),
+            self.worker(Lane::Crossref),
+            self.worker(Lane::Openalex),
+            self.worker(Lane::Openalex),
+        )
+        .map(|_| ())
     }
 
-    fn doi(&self, entry: &Entry) -> Option<String> {
-        self.cache
-            .get(&entry.id)
-            .and_then(|c| c.doi.as_ref())
-            .map(|i| i.value.clone())
-    }
-
-    /// Records a failure; an unreachable host is reported once, not per entry.
-    fn failed(&mut self, ids: &[&str], error: &FetchError) {
-        if let FetchError::HostUnreachable { host, .. } = error {
-            if !self.report.unreachable.contains(host) {
-                self.report.unreachable.push(host.clone());
-            }
-            return;
+    async fn worker(&self, lane: Lane) -> Result<(), Error> {
+        while let Some(lookup) = self.queues.next(lane).await {
+            let done = self.perform(lookup).await;
+            self.queues.done();
+            done?;
         }
-        for id in ids {
-            self.report.failed.push((id.to_string(), error.to_string()));
-        }
-    }
-
-    fn absorb(&mut self, id: &str, record: &PaperRecord, source: Source) {
-        let now = self.now.clone();
-        let entry = self.learned(id);
-        entry.absorb(record, source, &now);
-        if let Some(doi) = &record.doi {
-            entry.identify(
-                IdKind::Doi,
-                Identifier {
-                    value: doi.clone(),
-                    found_by: FoundBy::Record,
-                    source: Some(source),
-                    confidence: None,
-                },
-            );
-        }
-        self.fetched.insert(id.to_string());
-    }
-
-    async fn arxiv_by_id(&mut self, papers: &[&Entry]) -> Result<(), Error> {
-        let todo: Vec<(&Entry, String)> = papers
-            .iter()
-            .filter(|e| self.wants(e))
-            .filter_map(|e| self.arxiv_id(e).map(|id| (*e, id)))
-            .collect();
-        let phase = Phase::start("arXiv", todo.len());
-        for batch in todo.chunks(arxiv::MAX_IDS_PER_REQUEST) {
-            let ids: Vec<String> = batch.iter().map(|(_, id)| id.clone()).collect();
-            let entry_ids: Vec<&str> = batch.iter().map(|(e, _)| e.id.as_str()).collect();
-            let feed = match self.arxiv_feed(&ids).await {
-                Ok(feed) => feed,
-                Err(e) => {
-                    self.failed(&entry_ids, &e);
-                    continue;
-                }
-            };
-            let by_id: BTreeMap<String, PaperRecord> = feed
-                .entries
-                .into_iter()
-                .filter_map(|e| e.record.arxiv.clone().map(|id| (id, e.record)))
-                .collect();
-            for (entry, id) in batch {
-                match by_id.get(id) {
-                    Some(record) => self.absorb(&entry.id, record, Source::Arxiv),
-                    None => {
-                        let now = self.now.clone();
-                        self.learned(&entry.id).not_found.insert(Source::Arxiv, now);
-                        self.report.not_found += 1;
-                    }
-                }
-                phase.step(&entry.id);
-            }
-            for message in feed.errors {
-                self.report
-                    .failed
-                    .push((entry_ids.join(","), format!("arXiv: {message}")));
-            }
-            self.save()?;
-        }
-        phase.finish("");
         Ok(())
     }
 
-    /// A batch from arXiv; a page that comes back short with no error entry
-    /// is asked once more (the API sometimes answers empty under load).
-    async fn arxiv_feed(&mut self, ids: &[String]) -> Result<arxiv::Feed, FetchError> {
-        let url = arxiv::id_list_url(&self.config.arxiv_api, ids);
-        let mut last = None;
+    /// One lookup, its answer merged and saved, and each paper's next step.
+    async fn perform(&self, lookup: Lookup) -> Result<(), Error> {
+        let lane = lookup.lane();
+        let (papers, then) = match lookup {
+            Lookup::ArxivIds(batch) => {
+                self.arxiv_by_id(&batch).await;
+                (batch, Some(Step::CrossrefDoi))
+            }
+            Lookup::CrossrefDoi(paper) => {
+                self.crossref_by_doi(paper).await;
+                (vec![paper], Some(Step::ArxivTitle))
+            }
+            Lookup::ArxivTitle(paper) => {
+                self.title_search(paper, Source::Arxiv).await;
+                (vec![paper], Some(Step::CrossrefTitle))
+            }
+            Lookup::CrossrefTitle(paper) => {
+                self.title_search(paper, Source::Crossref).await;
+                (vec![paper], Some(Step::Openalex))
+            }
+            Lookup::Openalex(paper) => {
+                self.openalex_abstract(paper).await;
+                (vec![paper], None)
+            }
+        };
+        self.run.borrow_mut().save()?;
+        for paper in papers {
+            self.progress.step(lane, &self.papers[paper].id);
+            if let Some(step) = then {
+                self.advance(paper, step);
+            }
+        }
+        Ok(())
+    }
+
+    async fn arxiv_by_id(&self, batch: &[usize]) {
+        let (entries, ids): (Vec<&Entry>, Vec<String>) = {
+            let run = self.run.borrow();
+            let papers = batch.iter().map(|&i| self.papers[i]);
+            papers.filter_map(|e| Some((e, run.arxiv_id(e)?))).unzip()
+        };
+        let url = arxiv::id_list_url(&self.run.borrow().config.arxiv_api, &ids);
+        // A page that comes back short with no error entry, or unreadable,
+        // is asked once more (the API sometimes answers so under load).
+        let mut answer = Ok(None);
         for _ in 0..2 {
-            let response = self.client.get(&url).await?;
-            if response.status != 200 {
-                return Err(FetchError::Status {
-                    status: response.status,
-                    url: url.to_string(),
-                    body_excerpt: String::new(),
-                });
-            }
-            match arxiv::parse_feed(&response.body) {
-                Ok(feed) if feed.entries.len() + feed.errors.len() >= ids.len() => return Ok(feed),
-                Ok(feed) => last = Some(Ok(feed)),
-                Err(e) => {
-                    last = Some(Err(FetchError::Request {
-                        url: url.to_string(),
-                        reason: e.to_string(),
-                    }))
-                }
+            answer = lookup(&self.client, &url, "arXiv", arxiv::parse_feed).await;
+            match &answer {
+                Ok(Some(feed)) if feed.entries.len() + feed.errors.len() < ids.len() => {}
+                Err(Failure::Unreadable { .. }) => {}
+                _ => break,
             }
         }
-        last.unwrap_or_else(|| {
-            Err(FetchError::Request {
-                url: url.to_string(),
-                reason: "no answer".into(),
-            })
-        })
+        let mut run = self.run.borrow_mut();
+        let feed = match answer {
+            Ok(feed) => feed.unwrap_or_default(),
+            Err(failure) => return run.failed(&entries, failure),
+        };
+        let by_id: BTreeMap<String, PaperRecord> = feed
+            .entries
+            .into_iter()
+            .filter_map(|e| e.record.arxiv.clone().map(|id| (id, e.record)))
+            .collect();
+        for (entry, id) in entries.iter().zip(&ids) {
+            match by_id.get(id) {
+                Some(record) => run.absorb(&entry.id, record, Source::Arxiv),
+                None => run.missed(&entry.id, Source::Arxiv, true),
+            }
+        }
+        let joined = entries.iter().map(|e| e.id.as_str()).collect::<Vec<_>>();
+        for problem in feed.errors {
+            let failure = Failure::Unusable {
+                asked: "arXiv".into(),
+                problem,
+            };
+            run.report
+                .failed
+                .push((joined.join(","), Arc::new(failure)));
+        }
     }
 
-    async fn crossref_by_doi(&mut self, papers: &[&Entry]) -> Result<(), Error> {
-        let todo: Vec<(&Entry, String)> = papers
-            .iter()
-            .filter(|e| self.wants(e) && !self.fetched.contains(&e.id))
-            .filter(|e| !self.recently_missed(e, Source::Crossref))
-            .filter_map(|e| self.doi(e).map(|d| (*e, d)))
-            .filter(|(_, d)| crossref::is_crossref_doi(d))
-            .collect();
-        let phase = Phase::start("Crossref", todo.len());
-        for (entry, doi) in todo {
-            let url = crossref::work_url(
-                &self.config.crossref_api,
-                &doi,
-                self.config.mailto.as_deref(),
-            );
-            match self.client.get(&url).await {
-                Ok(r) if r.status == 404 || r.status == 410 => {
-                    // ACM's 10.5555 DOIs are not registered: title search follows.
-                    let now = self.now.clone();
-                    self.learned(&entry.id)
-                        .not_found
-                        .insert(Source::Crossref, now);
-                    if !doi.starts_with("10.5555/") {
-                        self.report.not_found += 1;
-                    }
-                }
-                Ok(r) => match crossref::parse_work(&r.body) {
-                    Ok(record) if !record.title.is_empty() => {
-                        self.absorb(&entry.id, &record, Source::Crossref)
-                    }
-                    Ok(_) => self
-                        .report
-                        .failed
-                        .push((entry.id.clone(), format!("Crossref: {doi} has no title"))),
-                    Err(e) => self
-                        .report
-                        .failed
-                        .push((entry.id.clone(), format!("Crossref {doi}: {e}"))),
+    async fn crossref_by_doi(&self, paper: usize) {
+        let entry = self.papers[paper];
+        let (url, doi) = {
+            let run = self.run.borrow();
+            let doi = run.doi(entry).unwrap_or_default();
+            let config = run.config;
+            let url = crossref::work_url(&config.crossref_api, &doi, config.mailto.as_deref());
+            (url, doi)
+        };
+        let asked = format!("Crossref {doi}");
+        let answer = lookup(&self.client, &url, &asked, crossref::parse_work).await;
+        let mut run = self.run.borrow_mut();
+        match answer {
+            Ok(Some(record)) if !record.title.is_empty() => {
+                run.absorb(&entry.id, &record, Source::Crossref)
+            }
+            Ok(Some(_)) => run.failed(
+                &[entry],
+                Failure::Unusable {
+                    asked,
+                    problem: "no title".into(),
                 },
-                Err(e) => self.failed(&[entry.id.as_str()], &e),
-            }
-            phase.step(&entry.id);
-            self.save()?;
+            ),
+            // ACM's 10.5555 DOIs are not registered: title search follows,
+            // so that miss is not counted.
+            Ok(None) => run.missed(&entry.id, Source::Crossref, !doi.starts_with("10.5555/")),
+            Err(failure) => run.failed(&[entry], failure),
         }
-        phase.finish("");
-        Ok(())
     }
 
-    /// Papers still without metadata: arXiv title search, then Crossref's.
-    async fn by_title(&mut self, papers: &[&Entry]) -> Result<(), Error> {
-        let todo: Vec<&Entry> = papers
-            .iter()
-            .filter(|e| self.wants(e) && !self.fetched.contains(&e.id))
-            .filter(|e| self.arxiv_id(e).is_none())
-            .copied()
-            .collect();
-        let phase = Phase::start("resolve", todo.len());
-        for entry in todo {
-            let mut resolved = false;
-            if !self.recently_missed(entry, Source::Arxiv) {
-                let url =
-                    arxiv::title_search_url(&self.config.arxiv_api, &entry.title, SEARCH_RESULTS);
-                match self.client.get(&url).await {
-                    Ok(r) => match arxiv::parse_feed(&r.body) {
-                        Ok(feed) => {
-                            let records: Vec<PaperRecord> =
-                                feed.entries.into_iter().map(|e| e.record).collect();
-                            resolved = self.consider(entry, &records, Source::Arxiv);
-                        }
-                        Err(e) => self
-                            .report
-                            .failed
-                            .push((entry.id.clone(), format!("arXiv search: {e}"))),
-                    },
-                    Err(e) => self.failed(&[entry.id.as_str()], &e),
-                }
-            }
-            if !resolved && !self.recently_missed(entry, Source::Crossref) {
+    /// A title search on arXiv or Crossref; the best result is applied or
+    /// kept as a candidate by [`Run::consider`].
+    async fn title_search(&self, paper: usize, source: Source) {
+        let entry = self.papers[paper];
+        let answer = {
+            let config = self.run.borrow().config;
+            if source == Source::Arxiv {
+                let url = arxiv::title_search_url(&config.arxiv_api, &entry.title, SEARCH_RESULTS);
+                let parse = |body: &str| {
+                    arxiv::parse_feed(body)
+                        .map(|f| f.entries.into_iter().map(|e| e.record).collect())
+                };
+                lookup(&self.client, &url, "arXiv search", parse).await
+            } else {
+                let mailto = config.mailto.as_deref();
                 let url = crossref::search_url(
-                    &self.config.crossref_api,
+                    &config.crossref_api,
                     &entry.title,
                     SEARCH_RESULTS,
-                    self.config.mailto.as_deref(),
+                    mailto,
                 );
-                match self.client.get(&url).await {
-                    Ok(r) => match crossref::parse_search(&r.body) {
-                        Ok(records) => resolved = self.consider(entry, &records, Source::Crossref),
-                        Err(e) => self
-                            .report
-                            .failed
-                            .push((entry.id.clone(), format!("Crossref search: {e}"))),
-                    },
-                    Err(e) => self.failed(&[entry.id.as_str()], &e),
-                }
+                lookup(
+                    &self.client,
+                    &url,
+                    "Crossref search",
+                    crossref::parse_search,
+                )
+                .await
             }
-            let _ = resolved;
-            phase.step(&entry.id);
-            self.save()?;
-        }
-        phase.finish("");
-        Ok(())
-    }
-
-    /// Applies the best accepted search result, or records a candidate.
-    fn consider(&mut self, entry: &Entry, records: &[PaperRecord], source: Source) -> bool {
-        match best(entry, records) {
-            Some((record, Verdict::Accept { similarity })) => {
-                let record = record.clone();
-                let found = |value: String| Identifier {
-                    value,
-                    found_by: FoundBy::TitleSearch,
-                    source: Some(source),
-                    confidence: Some(round(similarity)),
-                };
-                if let Some(id) = &record.arxiv {
-                    self.entry_mut(&entry.id)
-                        .identify(IdKind::Arxiv, found(id.clone()));
-                }
-                if let Some(doi) = &record.doi {
-                    self.entry_mut(&entry.id)
-                        .identify(IdKind::Doi, found(doi.clone()));
-                }
-                self.absorb(&entry.id, &record, source);
-                self.report.resolved_by_title += 1;
-                true
-            }
-            Some((record, Verdict::Candidate { similarity, reason })) => {
-                let candidate = Candidate {
-                    source,
-                    arxiv: record.arxiv.clone(),
-                    doi: record.doi.clone(),
-                    title: record.title.clone(),
-                    confidence: round(similarity),
-                    reason,
-                };
-                let now = self.now.clone();
-                let cached = self.learned(&entry.id);
-                if !cached.candidates.contains(&candidate) {
-                    cached.candidates.push(candidate);
-                }
-                // Asked and answered: not asked again until the miss expires.
-                cached.not_found.insert(source, now);
-                self.report.candidates += 1;
-                false
-            }
-            _ => {
-                let now = self.now.clone();
-                self.learned(&entry.id).not_found.insert(source, now);
-                false
-            }
-        }
-    }
-
-    /// OpenAlex fills abstracts the others lacked; it wants an API key.
-    async fn openalex_abstracts(&mut self, papers: &[&Entry]) -> Result<(), Error> {
-        let todo: Vec<(&Entry, String)> = papers
-            .iter()
-            .filter(|e| {
-                let has_abstract = self
-                    .cache
-                    .get(&e.id)
-                    .is_some_and(|c| c.abstract_text.is_some());
-                self.config.refresh || !has_abstract
-            })
-            .filter(|e| !self.recently_missed(e, Source::Openalex))
-            .filter_map(|e| self.doi(e).map(|d| (*e, d)))
-            .collect();
-        let Some(key) = self.config.openalex_key.clone() else {
-            if !todo.is_empty() {
-                self.report.notes.push(format!(
-                    "OpenAlex skipped for {} abstracts: set DISTML_OPENALEX_KEY to use it",
-                    todo.len()
-                ));
-            }
-            return Ok(());
         };
-        let phase = Phase::start("OpenAlex", todo.len());
-        for (entry, doi) in todo {
-            let url = openalex::work_by_doi_url(
-                &self.config.openalex_api,
-                &doi,
-                &key,
-                self.config.mailto.as_deref(),
-            );
-            match self.client.get(&url).await {
-                Ok(r) if r.status == 404 => {
-                    let now = self.now.clone();
-                    self.learned(&entry.id)
-                        .not_found
-                        .insert(Source::Openalex, now);
-                }
-                Ok(r) => match openalex::parse_work(&r.body) {
-                    Ok(record) => self.absorb(&entry.id, &record, Source::Openalex),
-                    Err(e) => self
-                        .report
-                        .failed
-                        .push((entry.id.clone(), format!("OpenAlex {doi}: {e}"))),
-                },
-                Err(e) => self.failed(&[entry.id.as_str()], &e),
-            }
-            phase.step(&entry.id);
-            self.save()?;
+        let mut run = self.run.borrow_mut();
+        match answer {
+            Ok(records) => run.consider(entry, &records.unwrap_or_default(), source),
+            Err(failure) => run.failed(&[entry], failure),
         }
-        phase.finish("");
-        Ok(())
     }
-}
 
-fn round(x: f64) -> f64 {
-    (x * 1000.0).round() / 1000.0
+    async fn openalex_abstract(&self, paper: usize) {
+        let entry = self.papers[paper];
+        let (url, doi) = {
+            let run = self.run.borrow();
+            let config = run.config;
+            let doi = run.doi(entry).unwrap_or_default();
+            let key = config.openalex_key.as_deref().unwrap_or_default();
+            let url = openalex::work_by_doi_url(
+                &config.openalex_api,
+                &doi,
+                key,
+                config.mailto.as_deref(),
+            );
+            (url, doi)
+        };
+        let asked = format!("OpenAlex {doi}");
+        let answer = lookup(&self.client, &url, &asked, openalex::parse_work).await;
+        let mut run = self.run.borrow_mut();
+        match answer {
+            Ok(Some(record)) => run.absorb(&entry.id, &record, Source::Openalex),
+            Ok(None) => run.missed(&entry.id, Source::Openalex, false),
+            Err(failure) => run.failed(&[entry], failure),
+        }
+    }
 }

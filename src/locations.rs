@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use crate::catalog::{Catalog, Problem, SourceFile, load_dir, load_files};
 use crate::error::Error;
-use crate::ingest::cache::{CACHE_FILE, Cache};
+use crate::model::metadata::{CACHE_FILE, Cache};
 
 mod builtin {
     include!(concat!(env!("OUT_DIR"), "/builtin_catalog.rs"));

@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use distml_search::ingest::cache::Cache;
+use distml_search::model::metadata::Cache;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

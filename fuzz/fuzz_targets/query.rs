@@ -6,7 +6,7 @@ use std::sync::OnceLock;
 
 use distml_search::catalog::{Catalog, load_files};
 use distml_search::index::{IndexDir, OpenIndex, fingerprint, rebuild};
-use distml_search::ingest::cache::Cache;
+use distml_search::model::metadata::Cache;
 use distml_search::locations::builtin_files;
 use distml_search::search::{Boosts, FieldName, SearchRequest, search};
 use libfuzzer_sys::fuzz_target;

@@ -9,7 +9,7 @@ use crate::catalog::Entry;
 use crate::cli::ShowArgs;
 use crate::error::Error;
 use crate::index::{Fields, IndexDir};
-use crate::ingest::cache::{CachedEntry, FoundBy, Identifier};
+use crate::model::metadata::{CachedEntry, FoundBy, Identifier};
 use crate::locations::Locations;
 use crate::model::{ARXIV_ID_PREFIX, Record};
 use crate::render::Style;

@@ -52,7 +52,7 @@ pub fn run(locations: &Locations, out: &mut dyn Write) -> Result<(), Error> {
         catalog.sections.len(),
         catalog.vocabulary.tags.len()
     ));
-    let count = |pick: &dyn Fn(&crate::ingest::cache::CachedEntry) -> bool| {
+    let count = |pick: &dyn Fn(&crate::model::metadata::CachedEntry) -> bool| {
         papers
             .iter()
             .filter(|e| cache.get(&e.id).is_some_and(pick))

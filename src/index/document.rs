@@ -10,7 +10,7 @@ use super::schema::{Fields, identifier_key, identifier_query};
 use super::seen_words::SeenWords;
 use crate::catalog::{Entry, Vocabulary};
 use crate::ident;
-use crate::ingest::cache::CachedEntry;
+use crate::model::metadata::CachedEntry;
 use crate::model::{
     ARXIV_ID_PREFIX, Collection, Kind, Record, Source, arxiv_record_id, arxiv_url,
     normalize_whitespace,

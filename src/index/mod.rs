@@ -21,7 +21,7 @@ pub use store::{IndexDir, OpenIndex};
 
 use crate::catalog::Catalog;
 use crate::error::Error;
-use crate::ingest::cache::Cache;
+use crate::model::metadata::Cache;
 use crate::model::{Collection, Record};
 
 /// Memory for the index writer: ample for the catalog.

@@ -2,7 +2,6 @@
 //! OpenAlex. The network lives here and nowhere else; parsing is pure.
 
 pub mod arxiv;
-pub mod cache;
 pub(crate) mod config;
 pub mod crossref;
 pub mod http;

@@ -11,7 +11,7 @@ use std::io::Write;
 use std::path::Path;
 use std::sync::Arc;
 
-use super::cache::Cache;
+use crate::model::metadata::Cache;
 use super::config::IngestConfig;
 use super::http::{HostPolicy, HttpClient, host_key};
 use super::lanes::{Job, Lane, Queues};

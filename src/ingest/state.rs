@@ -5,7 +5,7 @@ use std::collections::BTreeSet;
 use std::path::Path;
 use std::sync::Arc;
 
-use super::cache::{Cache, CachedEntry, Candidate, FoundBy, IdKind, Identifier};
+use crate::model::metadata::{Cache, CachedEntry, Candidate, FoundBy, IdKind, Identifier};
 use super::config::IngestConfig;
 use super::crossref;
 use super::http::FetchError;

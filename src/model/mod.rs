@@ -1,8 +1,10 @@
 //! The records that flow between the stages: what a source says about a
-//! paper (`paper`), and the record that is indexed and shown (`record`).
-//! Every stage imports these; none of them imports a stage.
+//! paper (`paper`), what the ingester learned about an entry (`metadata`,
+//! the cache in `metadata.json`), and the record that is indexed and shown
+//! (`record`). Every stage imports these; none of them imports a stage.
 
 mod kind;
+pub mod metadata;
 pub mod paper;
 mod record;
 

@@ -19,7 +19,7 @@ use crate::catalog::Catalog;
 use crate::diagnostic;
 use crate::error::Error;
 use crate::index::{IndexDir, SeenWords, add_catalog, commit, fingerprint, schema};
-use crate::ingest::cache::{Cache, FoundBy, IdKind, Identifier};
+use crate::model::metadata::{Cache, FoundBy, IdKind, Identifier};
 use crate::model::paper::{Source, normalize_whitespace};
 
 pub struct ImportOptions {

@@ -52,5 +52,3 @@ impl Error {
         io.kind() == std::io::ErrorKind::BrokenPipe
     }
 }
-
-pub type Result<T, E = Error> = std::result::Result<T, E>;

@@ -1,14 +1,17 @@
 //! distml-search: a search engine for the literature of distributed machine
 //! learning. The binary is a thin wrapper around [`run`].
 
+// Public: what the fuzz targets, the benchmarks and the integration tests
+// use. The rest is private to the crate, so that the compiler finds what
+// nothing uses.
 pub mod catalog;
-pub mod cli;
+mod cli;
 pub mod clock;
 mod commands;
 mod diagnostic;
 pub mod error;
 mod fsutil;
-pub mod ident;
+mod ident;
 pub mod index;
 pub mod ingest;
 pub mod locations;

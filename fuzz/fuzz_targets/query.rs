@@ -8,7 +8,7 @@ use distml_search::catalog::{Catalog, load_files};
 use distml_search::index::{IndexDir, OpenIndex, fingerprint, rebuild};
 use distml_search::model::metadata::Cache;
 use distml_search::locations::builtin_files;
-use distml_search::search::{Boosts, FieldName, SearchRequest, search};
+use distml_search::search::{Boosts, Filter, Origin, SearchRequest, search};
 use libfuzzer_sys::fuzz_target;
 
 struct Fixture {
@@ -38,7 +38,7 @@ fuzz_target!(|data: &[u8]| {
     // The first line is the query; a second one, if any, a --tag filter.
     let mut lines = text.splitn(2, '\n');
     let query = lines.next().unwrap_or_default();
-    let filters = lines.next().map(|t| vec![(FieldName::Tag, t.to_string())]).unwrap_or_default();
+    let filters = lines.next().map(|t| vec![(Filter::Tag(t.to_string()), Origin::Flag("--tag"))]).unwrap_or_default();
     let request = SearchRequest { query, filters, limit: 10, explain: data.len() % 7 == 0, exhaustive: data.len() % 5 == 0 };
     let _ = search(&f.open, &f.catalog.vocabulary, &f.sections, &request, Boosts::default());
 });

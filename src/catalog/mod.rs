@@ -15,11 +15,10 @@ use std::path::Path;
 use std::sync::Arc;
 
 pub use load::{load_dir, load_files};
-pub use merge::{Merge, MergeReport, merge_import};
-pub use source::{Location, Position, Problem, SourceFile};
+pub use merge::merge_import;
+pub use source::{Location, Problem, SourceFile};
 pub use validate::validate;
 pub use vocabulary::{Tag, Vocabulary};
-pub use write::{render_entry, render_section_header};
 
 /// The name of the vocabulary file inside a catalog folder.
 pub use crate::model::Kind;

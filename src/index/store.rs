@@ -88,10 +88,6 @@ impl IndexDir {
         IndexDir { root: root.into() }
     }
 
-    pub fn root(&self) -> &Path {
-        &self.root
-    }
-
     fn current_generation(&self) -> Option<PathBuf> {
         let name = std::fs::read_to_string(self.root.join(CURRENT)).ok()?;
         let name = name.trim();

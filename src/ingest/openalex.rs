@@ -74,12 +74,6 @@ pub fn parse_work(body: &str) -> Result<PaperRecord, OpenAlexError> {
     parse::<Work>(body).map(Work::into_record)
 }
 
-/// The records in a `/works?search=...` response, in OpenAlex's order.
-pub fn parse_search(body: &str) -> Result<Vec<PaperRecord>, OpenAlexError> {
-    let list = parse::<WorkList>(body)?;
-    Ok(list.results.into_iter().map(Work::into_record).collect())
-}
-
 /// Two passes: the first validates the JSON and spots an error object, so
 /// that it is not reported as a work with no title.
 fn parse<T: for<'de> Deserialize<'de>>(body: &str) -> Result<T, OpenAlexError> {
@@ -126,12 +120,6 @@ impl ErrorText {
             ErrorText::Other(value) => body_snippet(&value.to_string()),
         }
     }
-}
-
-#[derive(Deserialize)]
-struct WorkList {
-    #[serde(default, deserialize_with = "nullable")]
-    results: Vec<Work>,
 }
 
 /// The fields of an OpenAlex work that a [`PaperRecord`] needs. `ids.arxiv`
@@ -271,7 +259,6 @@ mod tests {
     const WORK: &str = include_str!("../../tests/fixtures/openalex/work.json");
     const NULL_ABSTRACT: &str =
         include_str!("../../tests/fixtures/openalex/null-abstract-work.json");
-    const SEARCH: &str = include_str!("../../tests/fixtures/openalex/search.json");
     const ERROR: &str = include_str!("../../tests/fixtures/openalex/error.json");
     const TRUNCATED: &str = include_str!("../../tests/fixtures/openalex/truncated-work.json");
 
@@ -343,29 +330,6 @@ mod tests {
     }
 
     #[test]
-    fn search_results_in_order() {
-        let records = parse_search(SEARCH).expect("fixture parses");
-        let titles: Vec<_> = records.iter().map(|r| r.title.as_str()).collect();
-        assert_eq!(
-            titles,
-            [
-                "A Fictional Study of Pipeline Bubbles",
-                "Pipeline Bubbles, Considered Imaginary"
-            ]
-        );
-        assert_eq!(records[1].year, Some(2019));
-        assert_eq!(records[1].published.as_deref(), Some("2019-03-01"));
-        assert_eq!(
-            records[1].doi.as_deref(),
-            Some("10.5555/fictional.2019.0004")
-        );
-        assert_eq!(
-            parse_search(r#"{"meta": {"count": 0}, "results": [], "group_by": []}"#),
-            Ok(Vec::new())
-        );
-    }
-
-    #[test]
     fn errors() {
         assert_eq!(
             parse_work("<html><body>502 Bad Gateway</body></html>\n"),
@@ -374,7 +338,7 @@ mod tests {
             })
         );
         assert_eq!(
-            parse_search(ERROR),
+            parse_work(ERROR),
             Err(OpenAlexError::Api {
                 error: "Invalid query parameters error.".to_string(),
                 message: "per_page is a fictional test value here.".to_string()

@@ -11,7 +11,6 @@ use std::io::Write;
 use std::path::Path;
 use std::sync::Arc;
 
-use crate::model::metadata::Cache;
 use super::config::IngestConfig;
 use super::http::{HostPolicy, HttpClient, host_key};
 use super::lanes::{Job, Lane, Queues};
@@ -21,6 +20,7 @@ use super::state::{Report, Run, Step};
 use super::{arxiv, crossref, openalex};
 use crate::catalog::{Catalog, Entry, Kind};
 use crate::error::Error;
+use crate::model::metadata::Cache;
 use crate::model::paper::{PaperRecord, Source};
 
 const SEARCH_RESULTS: usize = 5;

@@ -5,7 +5,6 @@ use std::collections::BTreeSet;
 use std::path::Path;
 use std::sync::Arc;
 
-use crate::model::metadata::{Cache, CachedEntry, Candidate, FoundBy, IdKind, Identifier};
 use super::config::IngestConfig;
 use super::crossref;
 use super::http::FetchError;
@@ -14,6 +13,7 @@ use super::resolve::{Verdict, best};
 use crate::catalog::Entry;
 use crate::clock::{days_since, now_rfc3339};
 use crate::error::Error;
+use crate::model::metadata::{Cache, CachedEntry, Candidate, FoundBy, IdKind, Identifier};
 use crate::model::paper::{PaperRecord, Source};
 
 /// "Not found" is asked again after this many days.

@@ -23,7 +23,6 @@ pub use boosts::Boosts;
 use compile::Context;
 pub use compile::Expansion;
 pub use filter::{Filter, Origin, YearRange};
-pub use query::Node;
 pub use similar::similar;
 pub use two_phase::Ranking;
 

@@ -4,5 +4,5 @@
 mod import;
 mod record;
 
-pub use import::{ImportOptions, ImportReport, import_snapshot};
-pub use record::{SnapshotRecord, parse_line};
+pub use import::{ImportOptions, import_snapshot};
+pub use record::parse_line;

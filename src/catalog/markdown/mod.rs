@@ -5,4 +5,4 @@ mod export;
 mod import;
 
 pub use export::export_markdown;
-pub use import::{ImportedEntry, ImportedList, ImportedSection, parse_list};
+pub use import::{ImportedEntry, ImportedList, parse_list};

@@ -116,7 +116,7 @@ impl Compilation<'_> {
                 let mut clauses = Vec::new();
                 for child in children {
                     match child {
-                        Node::Not(inner) => clauses.push((Occur::MustNot, self.node(inner)?)),
+                        Node::Not(inner) => clauses.push((Occur::MustNot, self.excluded(inner)?)),
                         _ => clauses.push((Occur::Must, self.node(child)?)),
                     }
                 }
@@ -129,7 +129,7 @@ impl Compilation<'_> {
                     .collect::<Result<Vec<_>, Error>>()?;
                 self.any_of(clauses)
             }
-            Node::Not(inner) => with_positive(vec![(Occur::MustNot, self.node(inner)?)]),
+            Node::Not(inner) => with_positive(vec![(Occur::MustNot, self.excluded(inner)?)]),
             Node::Required(inner) => self.node(inner)?,
             Node::Filter { filter, origin } => self.filter(filter, *origin)?,
             Node::Title { text, column } => self.title(text, *column)?,
@@ -157,7 +157,7 @@ impl Compilation<'_> {
                     let parts = self.phrase(text);
                     clauses.extend(parts.into_iter().map(|q| (Occur::Should, q)));
                 }
-                Node::Not(inner) => clauses.push((Occur::MustNot, self.node(inner)?)),
+                Node::Not(inner) => clauses.push((Occur::MustNot, self.excluded(inner)?)),
                 Node::Required(inner) => clauses.push((Occur::Must, self.node(inner)?)),
                 Node::Filter { .. } | Node::Title { .. } => {
                     filters.push((Occur::Must, self.node(child)?));
@@ -186,6 +186,16 @@ impl Compilation<'_> {
         Ok(with_positive(clauses))
     }
 
+    /// What `-x` excludes. Every mode excludes what the exact query does: a
+    /// part that excluded only its own clauses of `x` (none, for a word in
+    /// the phrases part) would match documents the exact query does not.
+    fn excluded(&mut self, inner: &Node) -> Result<Q, Error> {
+        match self.mode {
+            Mode::Terms | Mode::Phrases => Ok(compile(self.cx, inner, Mode::Exhaustive)?.query),
+            Mode::Exhaustive | Mode::Rank => self.node(inner),
+        }
+    }
+
     /// Any of `queries`, scores summed. Kept flat (term queries side by side)
     /// so that tantivy can prune; a seeking union for ranking candidates.
     fn any_of(&self, mut queries: Vec<Q>) -> Q {
@@ -211,3 +221,6 @@ fn with_positive(mut clauses: Vec<(Occur, Q)>) -> Q {
     }
     Box::new(BooleanQuery::new(clauses))
 }
+
+#[cfg(test)]
+mod tests;

@@ -240,6 +240,43 @@ fn bad_queries_get_one_line_errors_with_positions() {
 }
 
 #[test]
+fn a_bad_filter_flag_is_named_not_given_a_column() {
+    let fixture = Fixture::new();
+    search(&fixture, &["--tag", "nonsense", "pipeline"])
+        .code(2)
+        .stdout_is("")
+        .stderr_is(
+            "distml-search: error: --tag nonsense: unknown tag (closest: mixture-of-experts, pipeline-parallelism, activation-recomputation; `distml-search stats` lists them all)\n",
+        );
+    search(&fixture, &["--section", "nowhere", "pipeline"])
+        .code(2)
+        .stderr_has("distml-search: error: --section nowhere: no such section");
+}
+
+#[test]
+fn a_year_flag_that_is_not_a_year_is_refused_by_name() {
+    search(&Fixture::new(), &["pipeline", "--year", "soon"])
+        .code(2)
+        .stdout_is("")
+        .stderr_has(
+            "invalid value 'soon' for '--year <YEARS>': expected a year such as 2021, or a range such as 2020..2023",
+        );
+}
+
+#[test]
+fn a_reversed_year_range_says_so() {
+    let expected = "the range 2023..2020 runs backwards: write 2020..2023";
+    search(&Fixture::new(), &["pipeline", "--year", "2023..2020"])
+        .code(2)
+        .stderr_has(expected);
+    search(&Fixture::new(), &["pipeline year:2023..2020"])
+        .code(2)
+        .stderr_is(&format!(
+            "distml-search: error: year:2023..2020 at column 10: {expected}\n"
+        ));
+}
+
+#[test]
 fn an_unclosed_quote_is_closed_and_said() {
     search(&Fixture::new(), &["\"zero bubble"])
         .success()

@@ -12,8 +12,10 @@ pub enum Error {
     /// The catalog has problems; `first` is the first of them.
     #[error("{first} ({more} more; run `distml-search check` to see them all)")]
     Catalog { first: String, more: usize },
+    /// A command used in a way it cannot be: what to do instead.
     #[error("{0}")]
     Usage(String),
+    /// The index cannot be built or opened as it is.
     #[error("{0}")]
     Index(String),
     /// What tantivy reported, kept whole.
@@ -22,12 +24,15 @@ pub enum Error {
     /// Writing the command's output failed.
     #[error("<stdout>: {0}")]
     Output(#[source] std::io::Error),
+    /// A query that cannot be run, with the column or flag at fault.
     #[error("{0}")]
     Query(String),
-    #[error("{0}")]
-    Network(String),
+    /// A fetch that failed, with its cause.
     #[error(transparent)]
     Fetch(#[from] crate::ingest::http::FetchError),
+    /// The network runtime could not start (threads, file descriptors).
+    #[error("cannot start the network runtime: {0}")]
+    Runtime(#[source] std::io::Error),
 }
 
 impl Error {

@@ -33,9 +33,7 @@ pub fn run(
                 let runtime = tokio::runtime::Builder::new_current_thread()
                     .enable_all()
                     .build()
-                    .map_err(|e| {
-                        Error::Network(format!("cannot start the network runtime: {e}"))
-                    })?;
+                    .map_err(Error::Runtime)?;
                 let report = runtime.block_on(ingest(
                     &catalog,
                     &mut cache,

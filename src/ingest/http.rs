@@ -10,7 +10,6 @@
 
 use std::collections::HashMap;
 use std::fmt::Write as _;
-use std::io::Write as _;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, SystemTime};
@@ -229,6 +228,10 @@ struct Inner {
     unreachable: Mutex<HashMap<String, String>>,
     requests: AtomicU64,
     verbose: AtomicBool,
+    /// The verbose log's lines not yet written: the client runs inside
+    /// tasks that cannot hold the command's stderr, so its caller writes them
+    /// (see [`HttpClient::take_log`]).
+    log: Mutex<Vec<String>>,
 }
 
 #[derive(Debug)]
@@ -329,6 +332,7 @@ impl HttpClient {
                 unreachable: Mutex::new(HashMap::new()),
                 requests: AtomicU64::new(0),
                 verbose: AtomicBool::new(false),
+                log: Mutex::new(Vec::new()),
             }),
         })
     }
@@ -343,7 +347,7 @@ impl HttpClient {
         hosts.insert(host.to_owned(), Arc::new(Host::new(policy, next_start)));
     }
 
-    /// When on, each request logs `GET <url> -> <status> (<ms> ms)` to stderr.
+    /// When on, each request logs `GET <url> -> <status> (<ms> ms)`.
     pub(crate) fn set_verbose(&self, on: bool) {
         self.inner.verbose.store(on, Ordering::Relaxed);
     }
@@ -538,12 +542,13 @@ impl HttpClient {
     fn log(&self, shown: &str, result: &str, started: Instant) {
         if self.inner.verbose.load(Ordering::Relaxed) {
             let ms = started.elapsed().as_millis();
-            // A closed stderr must not take the fetch down with it.
-            let _ = writeln!(
-                std::io::stderr().lock(),
-                "GET {shown} -> {result} ({ms} ms)"
-            );
+            lock(&self.inner.log).push(format!("GET {shown} -> {result} ({ms} ms)"));
         }
+    }
+
+    /// The verbose log's lines since the last call, oldest first.
+    pub(crate) fn take_log(&self) -> Vec<String> {
+        std::mem::take(&mut *lock(&self.inner.log))
     }
 }
 

@@ -85,6 +85,14 @@ impl<'w> Progress<'w> {
         }
     }
 
+    /// A line of the verbose log, above the bars on a terminal.
+    pub(super) fn log(&self, text: &str) {
+        match &self.bars {
+            Some(bars) => drop(bars.println(text)),
+            None => self.line(text),
+        }
+    }
+
     fn line(&self, text: &str) {
         // Progress is a courtesy: a full or closed stderr must not end the run.
         let _ = writeln!(self.out.borrow_mut(), "{text}");

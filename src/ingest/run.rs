@@ -183,6 +183,9 @@ impl Lanes<'_, '_> {
             }
         };
         self.run.borrow_mut().save()?;
+        for line in self.client.take_log() {
+            self.progress.log(&line);
+        }
         for paper in papers {
             self.progress.step(lane, &self.papers[paper].id);
             if let Some(step) = then {

@@ -28,6 +28,8 @@ pub struct Boosts {
     pub synonym_text: f32,
     /// An exact arXiv id or DOI.
     pub identifier: f32,
+    /// A year typed as a word ("OSDI 2023"): its works rank higher.
+    pub year: f32,
 }
 
 impl Default for Boosts {
@@ -43,6 +45,7 @@ impl Default for Boosts {
             tag: 3.0,
             synonym_text: 0.25,
             identifier: 10.0,
+            year: 2.0,
         }
     }
 }

@@ -108,6 +108,15 @@ impl Origin {
     }
 }
 
+impl From<i64> for YearRange {
+    fn from(year: i64) -> YearRange {
+        YearRange {
+            from: Some(year),
+            to: Some(year),
+        }
+    }
+}
+
 /// Years from `from` to `to`, inclusive; either end may be open.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct YearRange {

@@ -4,6 +4,7 @@
 pub mod boosts;
 mod compile;
 mod explain;
+mod facets;
 pub mod filter;
 mod hits;
 mod listing;

@@ -3,6 +3,7 @@
 //! matching exactly and, where ranking in two phases pays, once per part.
 
 use super::compile::{Compiled, Context, Mode, compile, repair_spelling};
+use super::facets;
 use super::query::{self, Node};
 use super::{Rewrites, SearchRequest};
 use crate::error::Error;
@@ -34,6 +35,7 @@ pub struct Parts {
 pub fn plan(cx: &Context<'_>, request: &SearchRequest<'_>) -> Result<Plan, Error> {
     let (root, notes) = understand(request)?;
     only_common_words(&root)?;
+    let root = facets::recognize(root);
     let (repaired, corrections) = repair_spelling(cx, &root);
     let exact = compile(cx, &repaired, Mode::Exhaustive)?;
     if !matches!(root, Node::All) && !exact.scoring && !exact.filtered {

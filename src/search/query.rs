@@ -58,6 +58,12 @@ pub enum Node {
         filter: Filter,
         origin: Origin,
     },
+    /// A filter the user wrote as words ("2023", "since 2022"): it ranks its
+    /// matches higher and excludes nothing (see `facets`).
+    Boost {
+        filter: Filter,
+        column: usize,
+    },
     /// `title:words`: words sought in titles only, and scored.
     Title {
         text: String,
@@ -88,6 +94,7 @@ impl fmt::Display for Node {
             Node::Phrase { text, .. } => write!(f, "\"{text}\""),
             Node::Filter { filter, .. } => write!(f, "{filter}"),
             Node::Title { text, .. } => write!(f, "title:{text:?}"),
+            Node::Boost { filter, .. } => write!(f, "~{filter}"),
             Node::Not(n) => write!(f, "NOT {n}"),
             Node::Required(n) => write!(f, "+{n}"),
             Node::And(nodes) => list(f, nodes, " AND "),
@@ -381,7 +388,7 @@ impl Node {
 pub fn words(node: &Node, out: &mut Vec<String>) {
     match node {
         Node::Word { text, .. } | Node::Phrase { text, .. } => out.push(text.clone()),
-        Node::Filter { .. } | Node::Title { .. } | Node::All => {}
+        Node::Filter { .. } | Node::Title { .. } | Node::Boost { .. } | Node::All => {}
         Node::Not(n) | Node::Required(n) => words(n, out),
         Node::And(ns) | Node::Or(ns) | Node::Group(ns) => ns.iter().for_each(|n| words(n, out)),
     }

@@ -8,7 +8,7 @@ use tantivy::Term;
 use tantivy::query::{BooleanQuery, ConstScoreQuery, InvertedIndexRangeQuery, Occur};
 
 use super::words::field_query;
-use super::{Compilation, Context, Q};
+use super::{Compilation, Context, Mode, Q};
 use crate::catalog::{slugify, squash};
 use crate::error::Error;
 use crate::ident;
@@ -17,6 +17,25 @@ use crate::search::filter::{Filter, Origin, YearRange};
 
 impl Compilation<'_> {
     pub(super) fn filter(&mut self, filter: &Filter, origin: Origin) -> Result<Q, Error> {
+        let query = self.selection(filter, origin)?;
+        self.filtered = true;
+        Ok(Box::new(ConstScoreQuery::new(query, 0.0)))
+    }
+
+    /// A facet typed as words: its matches score the facet's weight, as a
+    /// term would (none in the phrases part).
+    pub(super) fn boost(&mut self, filter: &Filter, column: usize) -> Result<Option<Q>, Error> {
+        if self.mode == Mode::Phrases {
+            return Ok(None);
+        }
+        let query = self.selection(filter, Origin::Column(column))?;
+        self.scoring = true;
+        let weight = self.cx.boosts.year;
+        Ok(Some(Box::new(ConstScoreQuery::new(query, weight))))
+    }
+
+    /// The documents `filter` selects.
+    fn selection(&mut self, filter: &Filter, origin: Origin) -> Result<Q, Error> {
         let (cx, f) = (self.cx, self.cx.fields);
         let bad = |what: &str| Error::Query(origin.problem(filter, what));
         if filter.value().is_empty() {
@@ -53,8 +72,7 @@ impl Compilation<'_> {
             Filter::Doi(value) => identifier_query(f.doi_key, &value.to_lowercase()),
             Filter::Collection(collection) => exact_query(f.collection, collection.as_str()),
         };
-        self.filtered = true;
-        Ok(Box::new(ConstScoreQuery::new(query, 0.0)))
+        Ok(query)
     }
 
     /// `title:words`: the words as a phrase in titles, scored.

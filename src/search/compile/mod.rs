@@ -133,6 +133,9 @@ impl Compilation<'_> {
             Node::Required(inner) => self.node(inner)?,
             Node::Filter { filter, origin } => self.filter(filter, *origin)?,
             Node::Title { text, column } => self.title(text, *column)?,
+            Node::Boost { filter, column } => self
+                .boost(filter, *column)?
+                .unwrap_or_else(|| Box::new(EmptyQuery)),
             Node::Word { .. } | Node::Phrase { .. } => self.group(std::slice::from_ref(node))?,
             Node::All => Box::new(AllQuery),
         };
@@ -159,6 +162,9 @@ impl Compilation<'_> {
                 }
                 Node::Not(inner) => clauses.push((Occur::MustNot, self.excluded(inner)?)),
                 Node::Required(inner) => clauses.push((Occur::Must, self.node(inner)?)),
+                Node::Boost { filter, column } => {
+                    clauses.extend(self.boost(filter, *column)?.map(|q| (Occur::Should, q)));
+                }
                 Node::Filter { .. } | Node::Title { .. } => {
                     filters.push((Occur::Must, self.node(child)?));
                 }

@@ -50,9 +50,11 @@ impl Speller<'_> {
             Node::Or(children) => Node::Or(children.iter().map(|c| self.node(c)).collect()),
             Node::Not(inner) => Node::Not(Box::new(self.node(inner))),
             Node::Required(inner) => Node::Required(Box::new(self.node(inner))),
-            Node::Phrase { .. } | Node::Filter { .. } | Node::Title { .. } | Node::All => {
-                node.clone()
-            }
+            Node::Phrase { .. }
+            | Node::Filter { .. }
+            | Node::Title { .. }
+            | Node::Boost { .. }
+            | Node::All => node.clone(),
         }
     }
 

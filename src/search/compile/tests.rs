@@ -28,6 +28,8 @@ const QUERIES: &[&str] = &[
     "moe -gshard",
     "deepspeed OR colossal",
     "memory efficient large model training",
+    "OSDI 2023",
+    "serving since 2023",
 ];
 
 struct Fixture {

@@ -1,0 +1,133 @@
+//! Facets typed as words: "OSDI 2023" means the OSDI papers of 2023, not
+//! works that contain the number 2023. A year, or "since", "after" or
+//! "before" and a year, becomes a boost of that year's works (a filter would
+//! drop what a loose phrase like "serving 2024" still wants to see); a venue's
+//! name already matches the venue field.
+
+use super::filter::{Filter, YearRange};
+use super::query::Node;
+
+/// Years a word can name: older numbers are counts ("1024 GPUs").
+const YEARS: std::ops::RangeInclusive<i64> = 1990..=2100;
+
+/// The tree with years in runs of words turned into boosts.
+pub fn recognize(tree: Node) -> Node {
+    match tree {
+        Node::Group(children) => Node::Group(run(children)),
+        Node::Word { .. } => {
+            let mut nodes = run(vec![tree]);
+            if nodes.len() == 1 {
+                nodes.remove(0)
+            } else {
+                Node::Group(nodes)
+            }
+        }
+        Node::And(children) => Node::And(children.into_iter().map(recognize).collect()),
+        Node::Or(children) => Node::Or(children.into_iter().map(recognize).collect()),
+        Node::Required(inner) => Node::Required(Box::new(recognize(*inner))),
+        // "-2021" excludes the word as typed; a user who wants to exclude
+        // the year writes `-year:2021`.
+        other => other,
+    }
+}
+
+fn run(children: Vec<Node>) -> Vec<Node> {
+    let mut out: Vec<Node> = Vec::with_capacity(children.len());
+    for child in children {
+        let Node::Word { text, column } = &child else {
+            out.push(recognize(child));
+            continue;
+        };
+        let Some(year) = year(text) else {
+            out.push(child);
+            continue;
+        };
+        // The word before may say which side of the year is meant.
+        let side = match out.last() {
+            Some(Node::Word { text, .. }) => Side::of(text),
+            _ => None,
+        };
+        let (column, range) = match side {
+            Some(side) => {
+                let Some(Node::Word { column, .. }) = out.pop() else {
+                    unreachable!("the last node was a word")
+                };
+                (column, side.range(year))
+            }
+            None => (*column, YearRange::from(year)),
+        };
+        out.push(Node::Boost {
+            filter: Filter::Year(range),
+            column,
+        });
+    }
+    out
+}
+
+fn year(word: &str) -> Option<i64> {
+    let year: i64 = word.parse().ok()?;
+    (word.len() == 4 && YEARS.contains(&year)).then_some(year)
+}
+
+enum Side {
+    Since,
+    After,
+    Before,
+}
+
+impl Side {
+    fn of(word: &str) -> Option<Side> {
+        match word.to_lowercase().as_str() {
+            "since" | "from" => Some(Side::Since),
+            "after" => Some(Side::After),
+            "before" | "until" => Some(Side::Before),
+            _ => None,
+        }
+    }
+
+    fn range(&self, year: i64) -> YearRange {
+        let (from, to) = match self {
+            Side::Since => (Some(year), None),
+            Side::After => (Some(year + 1), None),
+            Side::Before => (None, Some(year - 1)),
+        };
+        YearRange { from, to }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::query;
+
+    fn understood(text: &str) -> String {
+        recognize(query::parse(text).unwrap().root).to_string()
+    }
+
+    #[test]
+    fn a_year_typed_as_a_word_is_a_boost() {
+        assert_eq!(understood("OSDI 2023"), "(OSDI ~year:\"2023\")");
+        assert_eq!(understood("2021"), "~year:\"2021\"");
+    }
+
+    #[test]
+    fn since_after_and_before_open_the_range() {
+        assert_eq!(
+            understood("serving since 2023"),
+            "(serving ~year:\"2023..\")"
+        );
+        assert_eq!(understood("moe after 2021"), "(moe ~year:\"2022..\")");
+        assert_eq!(
+            understood("before 2020 pipeline"),
+            "(~year:\"..2019\" pipeline)"
+        );
+    }
+
+    #[test]
+    fn counts_phrases_and_exclusions_stay_words() {
+        assert_eq!(understood("1024 GPUs"), "(1024 GPUs)");
+        assert_eq!(understood("\"MLSys 2023\""), "\"MLSys 2023\"");
+        assert_eq!(understood("moe -2021"), "(moe NOT 2021)");
+        assert_eq!(understood("20231"), "20231");
+    }
+}

@@ -121,7 +121,7 @@ impl Speller<'_> {
     }
 
     /// Whether some field holds every term of the word, or it is not a word
-    /// to repair (an identifier, a symbol, a technique's name).
+    /// to repair (an identifier, a symbol, a technique's name, English).
     fn is_known(&mut self, word: &str) -> bool {
         let (searcher, f) = (self.cx.searcher, self.cx.fields);
         let terms = |analyzer: &mut TextAnalyzer| -> Vec<String> {
@@ -147,6 +147,9 @@ impl Speller<'_> {
             || ident::is_arxiv_id(word)
             || names.is_empty()
             || self.cx.synonyms.lookup(word).is_some()
+            // An English word is what the user meant, even if no work
+            // uses it: "pipelining" must not become "pipeline".
+            || wordnik_list::word_exists(&word.to_lowercase())
     }
 
     /// The closest word of the typo dictionaries, or the word itself when
@@ -175,4 +178,17 @@ impl Speller<'_> {
 
 fn doc_freq(searcher: &tantivy::Searcher, term: Term) -> u64 {
     searcher.doc_freq(&term).unwrap_or(0)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn english_words_are_known_and_misspellings_are_not() {
+        for word in ["pipelining", "bubble", "zero"] {
+            assert!(wordnik_list::word_exists(word), "{word}");
+        }
+        for word in ["pipline", "megatorn", "checkpointng"] {
+            assert!(!wordnik_list::word_exists(word), "{word}");
+        }
+    }
 }

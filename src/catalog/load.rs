@@ -15,9 +15,16 @@ use crate::error::Error;
 const SECTION_FIELDS: &[&str] = &["name", "group", "order"];
 const ENTRY_FIELDS: &[&str] = &[
     "id", "kind", "title", "url", "authors", "et_al", "venue", "year", "arxiv", "doi", "tags",
-    "note",
+    "uses", "note",
 ];
-const TAG_FIELDS: &[&str] = &["id", "label", "category", "description", "aliases"];
+const TAG_FIELDS: &[&str] = &[
+    "id",
+    "label",
+    "category",
+    "description",
+    "aliases",
+    "deliberate",
+];
 
 /// Reads every `*.toml` file of `dir` (sections, and the vocabulary in `tags.toml`).
 pub fn load_dir(dir: &Path) -> Result<(Catalog, Vec<Problem>), Error> {
@@ -202,6 +209,7 @@ fn read_entry(
     let arxiv = r.string("arxiv");
     let doi = r.string("doi");
     let tags = r.required_strings("tags").unwrap_or_default();
+    let uses = r.strings("uses").unwrap_or_default();
     let note = r.required_string("note");
     let origin = Origin {
         entry: r.location(),
@@ -213,6 +221,7 @@ fn read_entry(
         doi: r.location_of("doi"),
         tags: tags.iter().map(|(_, l)| l.clone()).collect(),
         tags_field: r.location_of("tags"),
+        uses: uses.iter().map(|(_, l)| l.clone()).collect(),
         note: r.location_of("note"),
     };
     // A broken entry is still checked for its other problems, as a paper.
@@ -242,6 +251,7 @@ fn read_entry(
         arxiv,
         doi,
         tags: tags.into_iter().map(|(t, _)| t).collect(),
+        uses: uses.into_iter().map(|(t, _)| t).collect(),
         note: note.unwrap_or_default(),
         section: section.to_string(),
         origin,
@@ -271,6 +281,7 @@ fn read_tags(
         let category = r.string("category").unwrap_or_default();
         let description = r.required_string("description");
         let aliases = r.strings("aliases").unwrap_or_default();
+        let deliberate = r.strings("deliberate").unwrap_or_default();
         let location = r.location_of("id").unwrap_or_else(|| r.location());
         if let (Some(id), Some(label), Some(description)) = (id, label, description) {
             tags.push(Tag {
@@ -279,6 +290,7 @@ fn read_tags(
                 category,
                 description,
                 aliases: aliases.into_iter().map(|(a, _)| a).collect(),
+                deliberate: deliberate.into_iter().map(|(a, _)| a).collect(),
                 location,
             });
         }

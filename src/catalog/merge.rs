@@ -127,6 +127,7 @@ fn new_entry(imported: &ImportedEntry, section: &str, ids: &mut HashSet<String>)
         arxiv: ident::arxiv_from_url(&imported.url),
         doi: ident::doi_from_url(&imported.url),
         tags: Vec::new(),
+        uses: Vec::new(),
         note: String::new(),
         section: section.to_string(),
         origin: Origin::default(),

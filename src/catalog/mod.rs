@@ -17,7 +17,7 @@ use std::sync::Arc;
 pub use load::{load_dir, load_files};
 pub use merge::merge_import;
 pub use source::{Location, Problem, SourceFile};
-pub use validate::validate;
+pub use validate::{advice, validate};
 pub use vocabulary::{Tag, Vocabulary};
 
 /// The name of the vocabulary file inside a catalog folder.
@@ -52,7 +52,10 @@ pub struct Entry {
     pub year: Option<i64>,
     pub arxiv: Option<String>,
     pub doi: Option<String>,
+    /// What the work is about: its primary techniques.
     pub tags: Vec<String>,
+    /// Techniques it uses or builds on without being about them.
+    pub uses: Vec<String>,
     pub note: String,
     pub section: String,
     pub origin: Origin,
@@ -72,6 +75,7 @@ pub struct Origin {
     pub doi: Option<Location>,
     pub tags: Vec<Location>,
     pub tags_field: Option<Location>,
+    pub uses: Vec<Location>,
     pub note: Option<Location>,
 }
 

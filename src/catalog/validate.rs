@@ -29,6 +29,7 @@ pub fn validate(catalog: &Catalog, current_year: i64) -> Vec<Problem> {
     let mut titles = HashMap::new();
     for entry in &catalog.entries {
         check_entry(catalog, entry, current_year, &mut problems);
+        check_uses(catalog, entry, &mut problems);
         let o = &entry.origin;
         // Absent fields were reported by the loader; they are not duplicates.
         if let Some(here) = &o.id
@@ -214,4 +215,66 @@ fn is_slug(id: &str) -> bool {
                     .bytes()
                     .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
         })
+}
+/// Most tags a work may use without being about them.
+pub const MAX_USES: usize = 6;
+
+/// `uses`: known tags, each once, none also among the entry's own tags.
+fn check_uses(catalog: &Catalog, entry: &Entry, problems: &mut Vec<Problem>) {
+    let o = &entry.origin;
+    for (i, tag) in entry.uses.iter().enumerate() {
+        let location = o.uses.get(i).cloned().unwrap_or_else(|| o.entry.clone());
+        let mut problem = |message: String| problems.push(Problem::new(location.clone(), message));
+        if !catalog.vocabulary.is_empty() && !catalog.vocabulary.contains(tag) {
+            problem(format!("unknown tag `{tag}` in `uses` (not in tags.toml)"));
+        }
+        if entry.tags.contains(tag) {
+            problem(format!("tag `{tag}` is in both `tags` and `uses`"));
+        } else if entry.uses[..i].contains(tag) {
+            problem(format!("tag `{tag}` is listed twice in `uses`"));
+        }
+    }
+    if entry.uses.len() > MAX_USES {
+        let location = o.uses.first().cloned().unwrap_or_else(|| o.entry.clone());
+        problems.push(Problem::new(
+            location,
+            format!(
+                "entry `{}` uses {} tags (at most {MAX_USES})",
+                entry.id,
+                entry.uses.len()
+            ),
+        ));
+    }
+}
+
+/// Advice that does not fail `check`: a tag that more than a quarter of the
+/// catalog is about says little about any of them.
+pub fn advice(catalog: &Catalog) -> Vec<Problem> {
+    let mut counts: HashMap<&str, usize> = HashMap::new();
+    for entry in &catalog.entries {
+        for tag in &entry.tags {
+            *counts.entry(tag).or_default() += 1;
+        }
+    }
+    let quarter = catalog.entries.len() / 4;
+    let mut advice: Vec<Problem> = catalog
+        .vocabulary
+        .tags
+        .iter()
+        .filter_map(|tag| {
+            let n = *counts.get(tag.id.as_str())?;
+            (quarter >= 4 && n > quarter).then(|| {
+                Problem::new(
+                    tag.location.clone(),
+                    format!(
+                        "tag `{}` is a primary tag of {n} of {} entries: move it to `uses` where a work is not about it",
+                        tag.id,
+                        catalog.entries.len()
+                    ),
+                )
+            })
+        })
+        .collect();
+    advice.sort();
+    advice
 }

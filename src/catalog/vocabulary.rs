@@ -15,6 +15,9 @@ pub struct Tag {
     pub category: String,
     pub description: String,
     pub aliases: Vec<String>,
+    /// Aliases that are ordinary English words ("ZeRO" is "zero"), kept on
+    /// purpose: practitioners type them to mean the technique.
+    pub deliberate: Vec<String>,
     pub location: Location,
 }
 
@@ -91,6 +94,7 @@ impl Vocabulary {
                 ));
                 continue;
             }
+            problems.extend(ordinary_aliases(tag));
             if tag.label.trim().is_empty() {
                 problems.push(Problem::new(
                     tag.location.clone(),
@@ -118,4 +122,36 @@ impl Vocabulary {
         }
         problems
     }
+}
+
+/// A one-word alias that is an ordinary English word ("zero", "ring")
+/// captures queries that mean the word: it must be marked `deliberate`.
+fn ordinary_aliases(tag: &Tag) -> Vec<Problem> {
+    let deliberate: Vec<String> = tag.deliberate.iter().map(|a| squash(a)).collect();
+    let mut problems = Vec::new();
+    for alias in &tag.aliases {
+        let key = squash(alias);
+        let one_word = !alias.trim().contains(char::is_whitespace);
+        if one_word && wordnik_list::word_exists(&key) && !deliberate.contains(&key) {
+            problems.push(Problem::new(
+                tag.location.clone(),
+                format!(
+                    "alias \"{alias}\" of tag `{}` is the English word \"{key}\": list it in `deliberate` if it must stay",
+                    tag.id
+                ),
+            ));
+        }
+    }
+    for name in &tag.deliberate {
+        if !tag.aliases.iter().any(|a| squash(a) == squash(name)) {
+            problems.push(Problem::new(
+                tag.location.clone(),
+                format!(
+                    "`deliberate` names \"{name}\", which is not an alias of tag `{}`",
+                    tag.id
+                ),
+            ));
+        }
+    }
+    problems
 }

@@ -52,6 +52,9 @@ pub fn render_entry(entry: &Entry) -> String {
         field("doi", quoted(doi));
     }
     field("tags", quoted_list(&entry.tags));
+    if !entry.uses.is_empty() {
+        field("uses", quoted_list(&entry.uses));
+    }
     field("note", quoted(&entry.note));
     out
 }

@@ -3,7 +3,7 @@
 use std::collections::BTreeMap;
 use std::io::Write;
 
-use crate::catalog::{Catalog, Kind, validate};
+use crate::catalog::{Catalog, Kind, advice, validate};
 use crate::clock::current_year;
 use crate::diagnostic;
 use crate::error::Error;
@@ -16,6 +16,10 @@ pub fn run(locations: &Locations, out: &mut dyn Write, err: &mut dyn Write) -> R
     problems.extend(validate(&catalog, current_year()));
     problems.sort();
     problems.dedup();
+    for advice in advice(&catalog) {
+        let (place, message) = (&advice.location, &advice.message);
+        diagnostic::line(err, inert(&format!("{place}: warning: {message}")));
+    }
     if !problems.is_empty() {
         for problem in &problems {
             // A file name or id may hold escape sequences.

@@ -179,6 +179,9 @@ fn text_view(entry: &Entry, r: &Record, cached: Option<&CachedEntry>, style: &St
         provenance(cached.and_then(|c| c.doi.as_ref()), entry.doi.is_some()),
     );
     line("tags", r.tags.join(", "), String::new());
+    if !r.uses.is_empty() {
+        line("uses", r.uses.join(", "), String::new());
+    }
     line("note", r.note.clone(), String::new());
     line("defined", catalog_source, String::new());
     if let Some(c) = cached {

@@ -80,6 +80,7 @@ impl Record {
             year: entry.year,
             section: entry.section.clone(),
             tags: entry.tags.clone(),
+            uses: entry.uses.clone(),
             url: entry.url.clone(),
             arxiv: entry.arxiv.clone().or_else(|| {
                 cached
@@ -144,6 +145,12 @@ impl Record {
             doc.add_text(fields.tags, tag);
             if let Some(t) = vocabulary.get(tag) {
                 doc.add_text(fields.tag_text, &t.label);
+                t.names().for_each(&mut learn);
+            }
+        }
+        for tag in &self.uses {
+            doc.add_text(fields.uses, tag);
+            if let Some(t) = vocabulary.get(tag) {
                 t.names().for_each(&mut learn);
             }
         }
@@ -238,6 +245,7 @@ impl Record {
             year: doc.get_first(fields.year).and_then(|v| v.as_i64()),
             section: text(fields.section).unwrap_or_default(),
             tags: all(fields.tags),
+            uses: all(fields.uses),
             arxiv,
             doi: text(fields.doi),
             note: text(fields.note).unwrap_or_default(),

@@ -7,7 +7,7 @@ use tantivy::schema::{
 use super::analysis::{ENGLISH, NAMES};
 
 /// Bumped whenever fields or analyzers change, so old indexes are rebuilt.
-pub const SCHEMA_VERSION: u32 = 5;
+pub const SCHEMA_VERSION: u32 = 6;
 
 /// Handles of every field of the schema.
 #[derive(Debug, Clone)]
@@ -21,6 +21,8 @@ pub struct Fields {
     pub section: Field,
     /// Tag ids, matched exactly (filters and synonym expansion).
     pub tags: Field,
+    /// Tags a work uses without being about them (see `catalog::Entry`).
+    pub uses: Field,
     /// Tag labels as words.
     pub tag_text: Field,
     pub note: Field,
@@ -76,6 +78,7 @@ pub fn build_schema() -> (Schema, Fields) {
         // With frequencies, though each is 0 or 1: a term query without them
         // keeps tantivy from pruning the whole query (block-max WAND).
         tags: b.add_text_field("tags", recorded("raw", true, IndexRecordOption::WithFreqs)),
+        uses: b.add_text_field("uses", recorded("raw", true, IndexRecordOption::WithFreqs)),
         tag_text: b.add_text_field("tag_text", text(ENGLISH, false)),
         note: b.add_text_field("note", text(ENGLISH, true)),
         abstract_text: b.add_text_field("abstract", text(ENGLISH, true)),
@@ -108,6 +111,7 @@ impl Fields {
             year: f("year")?,
             section: f("section")?,
             tags: f("tags")?,
+            uses: f("uses")?,
             tag_text: f("tag_text")?,
             note: f("note")?,
             abstract_text: f("abstract")?,

@@ -136,6 +136,7 @@ mod tests {
             arxiv: None,
             doi: None,
             tags: vec![],
+            uses: vec![],
             note: String::new(),
             section: String::new(),
             origin: Default::default(),

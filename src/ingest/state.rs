@@ -345,6 +345,7 @@ mod tests {
             arxiv: None,
             doi: Some(doi.into()),
             tags: vec![],
+            uses: vec![],
             note: String::new(),
             section: "Papers".into(),
             origin: Origin::default(),

@@ -14,7 +14,10 @@ pub struct Record {
     pub venue: Option<String>,
     pub year: Option<i64>,
     pub section: String,
+    /// What the work is about.
     pub tags: Vec<String>,
+    /// What it uses without being about it.
+    pub uses: Vec<String>,
     pub url: String,
     pub arxiv: Option<String>,
     pub doi: Option<String>,

@@ -17,6 +17,7 @@ pub fn record_value(r: &Record) -> Value {
         "year": r.year,
         "section": r.section,
         "tags": r.tags,
+        "uses": r.uses,
         "url": r.url,
         "arxiv": r.arxiv,
         "doi": r.doi,

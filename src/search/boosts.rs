@@ -24,6 +24,8 @@ pub struct Boosts {
     pub joined: f32,
     /// An entry tagged with the technique a query phrase names.
     pub tag: f32,
+    /// An entry that uses that technique without being about it.
+    pub uses: f32,
     /// Other names of that technique, searched in the text.
     pub synonym_text: f32,
     /// An exact arXiv id or DOI.
@@ -43,6 +45,7 @@ impl Default for Boosts {
             venue: 0.8,
             joined: 1.5,
             tag: 3.0,
+            uses: 1.0,
             synonym_text: 0.25,
             identifier: 10.0,
             year: 2.0,

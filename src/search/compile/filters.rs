@@ -44,7 +44,10 @@ impl Compilation<'_> {
         let query: Q = match filter {
             Filter::Tag(value) => {
                 let tag = resolve_tag(cx, value).ok_or_else(|| bad(&tag_suggestions(cx, value)))?;
-                exact_query(f.tags, &tag)
+                Box::new(BooleanQuery::new(vec![
+                    (Occur::Should, exact_query(f.tags, &tag)),
+                    (Occur::Should, exact_query(f.uses, &tag)),
+                ]))
             }
             Filter::Section(value) => {
                 let sections = matching_sections(cx, value);

@@ -108,8 +108,11 @@ impl Compilation<'_> {
     fn concept(&mut self, span: &str, tag: &Tag, quoting: Quoting) -> Vec<Q> {
         let mut alternatives: Vec<Q> = self.text_parts(span, quoting);
         if self.mode != Mode::Phrases {
-            let tagged = term_query(self.cx.fields.tags, &tag.id);
-            alternatives.push(Box::new(BoostQuery::new(tagged, self.cx.boosts.tag)));
+            let (f, b) = (self.cx.fields, self.cx.boosts);
+            let tagged = term_query(f.tags, &tag.id);
+            alternatives.push(Box::new(BoostQuery::new(tagged, b.tag)));
+            let using = term_query(f.uses, &tag.id);
+            alternatives.push(Box::new(BoostQuery::new(using, b.uses)));
         }
         let typed = squash(span);
         // Names that analyze alike ("recomputation", "recompute") are one

@@ -75,10 +75,17 @@ fn summary(catalog: &Catalog, name: &str, out: &mut dyn Write) -> std::io::Resul
         .take(12)
         .map(|(t, n)| format!("{t} {n}"))
         .collect();
-    writeln!(out, "  most used tags: {}", top.join(", "))?;
+    writeln!(out, "  most used primary tags: {}", top.join(", "))?;
+    // A tag only some work uses is still in use.
+    let used: std::collections::HashSet<&str> = catalog
+        .entries
+        .iter()
+        .flat_map(|e| &e.uses)
+        .map(String::as_str)
+        .collect();
     let unused: Vec<&str> = ranked
         .iter()
-        .filter(|(_, n)| *n == 0)
+        .filter(|(t, n)| *n == 0 && !used.contains(t))
         .map(|(t, _)| *t)
         .collect();
     if !unused.is_empty() {

@@ -42,13 +42,13 @@ impl Default for Boosts {
             note: 2.0,
             abstract_text: 1.0,
             authors: 1.0,
-            venue: 0.8,
+            venue: 1.2,
             joined: 1.5,
-            tag: 3.0,
-            uses: 1.0,
+            tag: 4.0,
+            uses: 2.0,
             synonym_text: 0.25,
             identifier: 10.0,
-            year: 2.0,
+            year: 1.0,
         }
     }
 }

@@ -1,0 +1,58 @@
+#!/usr/bin/env python3
+"""Graded relevance of a distml-search binary on the shipped catalog, by kind,
+on the tuning half and the held-out half (the split of tests/relevance.rs).
+
+    python3 bench/relevance.py [BINARY] [--catalog DIR] [--ranking "key = value; ..."] [-v]
+
+BINARY defaults to target/release/distml-search. --ranking writes a
+ranking.toml into a copy of the catalog, to compare weights; tune on the
+tuning half only. -v prints every query with its nDCG and top three.
+"""
+import argparse, json, math, os, shutil, subprocess, tempfile
+from collections import defaultdict
+
+root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+parser = argparse.ArgumentParser()
+parser.add_argument("binary", nargs="?", default=os.path.join(root, "target", "release", "distml-search"))
+parser.add_argument("--catalog", default=os.path.join(root, "catalog"))
+parser.add_argument("--ranking")
+parser.add_argument("-v", action="store_true")
+args = parser.parse_args()
+
+judged, seen = [], defaultdict(int)
+for line in open(os.path.join(root, "tests", "fixtures", "relevance-graded.txt")):
+    if line.strip() and not line.startswith("#"):
+        kind, query, ids = (p.strip() for p in line.split(" | ", 2))
+        grades = {g.split("=")[0]: int(g.split("=")[1]) for g in ids.split()}
+        judged.append((kind, query, grades, seen[kind] % 2 == 1))
+        seen[kind] += 1
+
+def dcg(gains):
+    return sum(g / math.log2(i + 2) for i, g in enumerate(gains))
+
+with tempfile.TemporaryDirectory() as tmp:
+    catalog = os.path.join(tmp, "catalog")
+    shutil.copytree(args.catalog, catalog)
+    if args.ranking:
+        open(os.path.join(catalog, "ranking.toml"), "w").write(args.ranking.replace(";", "\n"))
+    index = os.path.join(tmp, "index")
+    table = defaultdict(lambda: [0.0, 0.0, 0.0, 0])
+    for kind, query, grades, held in judged:
+        out = subprocess.run([args.binary, "--catalog", catalog, "--index", index, "search", "--json", "-n", "10", query],
+                             capture_output=True, text=True).stdout
+        ranked = [json.loads(l)["id"] for l in out.splitlines()][:10]
+        gains = [grades.get(r, 0) for r in ranked]
+        ideal = sorted(grades.values(), reverse=True)[:10]
+        ndcg = dcg(gains) / dcg(ideal)
+        first = next((i for i, g in enumerate(gains) if g), None)
+        rr = 0.0 if first is None else 1.0 / (first + 1)
+        recall = sum(1 for g in gains if g) / min(len(grades), 10)
+        if args.v:
+            print(f"{'H' if held else 'T'} {ndcg:.2f} {kind:<10} {query:<50} {' '.join(ranked[:3])}")
+        for k in ("all", kind):
+            t = table[(k, held)]
+            t[0] += ndcg; t[1] += rr; t[2] += recall; t[3] += 1
+    print(f"{'':<10} {'tuning: nDCG MRR R@10 (n)':>27}   {'held out: nDCG MRR R@10 (n)':>27}")
+    for kind in sorted({k for k, _ in table}, key=lambda k: (k != "all", k)):
+        row = lambda h: (lambda t: f"{t[0]/t[3]:.3f} {t[1]/t[3]:.3f} {t[2]/t[3]:.3f} ({t[3]:>3})")(table[(kind, h)])
+        print(f"{kind:<10} {row(False):>27}   {row(True):>27}")

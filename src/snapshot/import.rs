@@ -10,6 +10,8 @@ use std::io::{BufReader, IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::mpsc::{Receiver, SyncSender};
+use std::thread::ScopedJoinHandle;
 use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressStyle};
@@ -18,9 +20,9 @@ use super::record::parse_line;
 use crate::catalog::Catalog;
 use crate::diagnostic;
 use crate::error::Error;
-use crate::index::{IndexDir, SeenWords, add_catalog, commit, fingerprint, schema};
+use crate::index::{Fields, IndexDir, SeenWords, add_catalog, commit, fingerprint, schema};
 use crate::model::metadata::{Cache, FoundBy, IdKind, Identifier};
-use crate::model::paper::{Source, normalize_whitespace};
+use crate::model::paper::{PaperRecord, Source, normalize_whitespace};
 
 pub struct ImportOptions {
     /// A `.jsonl` or `.jsonl.gz` file, or `-` for standard input.
@@ -94,7 +96,34 @@ pub fn import_snapshot(
             "another index rebuild is running; waiting for it to finish",
         )
     })?;
-    let by_arxiv: HashMap<String, String> = catalog
+    let by_arxiv = entries_by_arxiv(catalog, cache);
+    let (input, bar) = open_snapshot(&options.path)?;
+    let generation = dir.new_generation(&lock)?;
+    let import = Import {
+        catalog,
+        options,
+        by_arxiv,
+        started,
+    };
+    let result = import.write_generation(&generation, input, &bar, cache, cache_dir, index_inputs);
+    bar.finish_and_clear();
+    // Searches see the new generation only once it is complete.
+    match result {
+        Ok(report) => {
+            dir.publish(&generation, &lock)?;
+            Ok(report)
+        }
+        Err(e) => {
+            dir.discard(&generation, &lock);
+            Err(e)
+        }
+    }
+}
+
+/// The arXiv id of every catalog entry that has one (its own, or one a
+/// lookup found), to the entry's id.
+fn entries_by_arxiv(catalog: &Catalog, cache: &Cache) -> HashMap<String, String> {
+    catalog
         .entries
         .iter()
         .filter_map(|e| {
@@ -106,67 +135,113 @@ pub fn import_snapshot(
             })?;
             Some((id, e.id.clone()))
         })
-        .collect();
-    let (reader, size) = open(&options.path)?;
+        .collect()
+}
+
+/// The snapshot's bytes, decompressed if it is gzipped, and the progress bar
+/// that counts them as they are read.
+fn open_snapshot(path: &Path) -> Result<(Box<dyn Read>, ProgressBar), Error> {
+    let (reader, size) = open(path)?;
     let bar = progress(size);
     let reader = bar.wrap_read(reader);
-    let is_gz = options.path.extension().is_some_and(|x| x == "gz");
+    let is_gz = path.extension().is_some_and(|x| x == "gz");
     let input: Box<dyn Read> = if is_gz {
         Box::new(flate2::read::MultiGzDecoder::new(BufReader::new(reader)))
     } else {
         Box::new(reader)
     };
+    Ok((input, bar))
+}
 
-    let generation = dir.new_generation(&lock)?;
-    let result = (|| -> Result<ImportReport, Error> {
-        let writer = crate::index::open_writer(&generation, true)?;
+/// What the whole import reads.
+struct Import<'a> {
+    catalog: &'a Catalog,
+    options: &'a ImportOptions,
+    /// See [`entries_by_arxiv`].
+    by_arxiv: HashMap<String, String>,
+    started: Instant,
+}
+
+impl Import<'_> {
+    /// Writes the snapshot's records and the catalog's entries into
+    /// `generation`, which is left unpublished.
+    fn write_generation(
+        &self,
+        generation: &Path,
+        input: Box<dyn Read>,
+        bar: &ProgressBar,
+        cache: &mut Cache,
+        cache_dir: Option<&Path>,
+        index_inputs: impl Fn() -> Result<Vec<(String, Vec<u8>)>, Error>,
+    ) -> Result<ImportReport, Error> {
+        let writer = crate::index::open_writer(generation, true)?;
         let (_, fields) = schema::build_schema();
         let mut report = ImportReport::default();
+        let batches = self.index_records(input, &writer, &fields, &mut report, bar)?;
+        self.tally(&mut report, batches, cache);
+        if let Some(dir) = cache_dir
+            && report.merged > 0
+        {
+            cache.save(dir)?;
+        }
+        add_catalog(&writer, &fields, self.catalog, cache)?;
+        let inputs = index_inputs()?;
+        let print = fingerprint(inputs.iter().map(|(n, b)| (n.as_str(), b.as_slice())));
+        commit(writer, &print)?;
+        report.elapsed = self.started.elapsed();
+        Ok(report)
+    }
+
+    /// Reads `input` here in blocks of whole lines, which workers split,
+    /// parse, filter and turn into documents; a bounded channel keeps memory
+    /// bounded. The first error, a worker's before the reader's, stops it.
+    fn index_records(
+        &self,
+        input: Box<dyn Read>,
+        writer: &tantivy::IndexWriter,
+        fields: &Fields,
+        report: &mut ImportReport,
+        bar: &ProgressBar,
+    ) -> Result<Vec<Batch>, Error> {
         let workers = std::thread::available_parallelism()
             .map_or(2, |n| n.get())
             .min(8);
-        // Blocks of whole lines are read here and split, parsed, filtered
-        // and turned into documents by workers; a bounded channel keeps
-        // memory bounded.
         let (sender, receiver) = std::sync::mpsc::sync_channel::<Block>(workers * 2);
         let receiver = Mutex::new(receiver);
-        let done = AtomicU64::new(0);
+        let job = Workers {
+            import: self,
+            writer,
+            fields,
+            done: AtomicU64::new(0),
+        };
         let outcomes: Vec<Result<Batch, Error>> = std::thread::scope(|scope| {
             let handles: Vec<_> = (0..workers)
-                .map(|_| {
-                    scope.spawn(|| {
-                        work(
-                            &receiver, &done, &writer, &fields, catalog, &by_arxiv, options,
-                        )
-                    })
-                })
+                .map(|_| scope.spawn(|| job.work(&receiver)))
                 .collect();
             let read = read_blocks(
                 input,
                 &sender,
-                &options.path,
-                &mut report,
-                &done,
-                &bar,
-                &started,
+                &self.options.path,
+                report,
+                &job.done,
+                bar,
+                &self.started,
             );
             drop(sender);
-            let mut outcomes: Vec<Result<Batch, Error>> = handles
-                .into_iter()
-                .map(|h| {
-                    h.join()
-                        .unwrap_or_else(|_| Err(Error::Index("an import worker panicked".into())))
-                })
-                .collect();
+            let mut outcomes = join(handles);
             if let Err(e) = read {
                 outcomes.push(Err(e));
             }
             outcomes
         });
+        outcomes.into_iter().collect()
+    }
+
+    /// Adds the workers' batches up into `report`, numbering malformed lines
+    /// by their place in the file, and merges the records of catalog entries
+    /// into `cache`.
+    fn tally(&self, report: &mut ImportReport, batches: Vec<Batch>, cache: &mut Cache) {
         let now = crate::clock::now_rfc3339();
-        let batches = outcomes
-            .into_iter()
-            .collect::<Result<Vec<Batch>, Error>>()?;
         let first_lines = first_lines(&batches);
         report.lines = first_lines.last().copied().unwrap_or(1) - 1;
         for batch in batches {
@@ -179,50 +254,52 @@ pub fn import_snapshot(
                     .into_iter()
                     .map(|(block, offset, why)| (first_lines[block] + offset, why)),
             );
-            for mut record in batch.merged {
-                let arxiv_id = record.arxiv.clone().unwrap_or_default();
-                let Some(entry_id) = by_arxiv.get(&arxiv_id) else {
-                    continue;
-                };
-                let cached = cache.entries.entry(entry_id.clone()).or_default();
-                cached.identify(
-                    IdKind::Arxiv,
-                    Identifier {
-                        value: arxiv_id,
-                        found_by: FoundBy::Record,
-                        source: Some(Source::Arxiv),
-                        confidence: None,
-                    },
-                );
-                record.abstract_text = record.abstract_text.map(|a| normalize_whitespace(&a));
-                cached.absorb(&record, Source::Arxiv, &now);
-                report.merged += 1;
+            for record in batch.merged {
+                if self.merge(record, cache, &now) {
+                    report.merged += 1;
+                }
             }
         }
         report.malformed.sort();
         report.malformed.truncate(MALFORMED_SHOWN);
-        if let Some(dir) = cache_dir
-            && report.merged > 0
-        {
-            cache.save(dir)?;
-        }
-        add_catalog(&writer, &fields, catalog, cache)?;
-        let inputs = index_inputs()?;
-        let print = fingerprint(inputs.iter().map(|(n, b)| (n.as_str(), b.as_slice())));
-        commit(writer, &print)?;
-        report.elapsed = started.elapsed();
-        Ok(report)
-    })();
-    bar.finish_and_clear();
-    match result {
-        Ok(report) => {
-            dir.publish(&generation, &lock)?;
-            Ok(report)
-        }
-        Err(e) => {
-            dir.discard(&generation, &lock);
-            Err(e)
-        }
+    }
+
+    /// Merges `record` into the cached metadata of the catalog entry with its
+    /// arXiv id; false when no entry has it.
+    fn merge(&self, mut record: PaperRecord, cache: &mut Cache, now: &str) -> bool {
+        let arxiv_id = record.arxiv.clone().unwrap_or_default();
+        let Some(entry_id) = self.by_arxiv.get(&arxiv_id) else {
+            return false;
+        };
+        let cached = cache.entries.entry(entry_id.clone()).or_default();
+        cached.identify(
+            IdKind::Arxiv,
+            Identifier {
+                value: arxiv_id,
+                found_by: FoundBy::Record,
+                source: Some(Source::Arxiv),
+                confidence: None,
+            },
+        );
+        record.abstract_text = record.abstract_text.map(|a| normalize_whitespace(&a));
+        cached.absorb(&record, Source::Arxiv, now);
+        true
+    }
+}
+
+impl ImportOptions {
+    /// Whether the filters keep `record`: one of the categories asked for (if
+    /// any), and recent enough.
+    fn keeps(&self, record: &PaperRecord) -> bool {
+        let wanted = self.categories.is_empty()
+            || record
+                .categories
+                .iter()
+                .any(|c| self.categories.contains(c));
+        let recent = self
+            .since
+            .is_none_or(|since| record.year.is_some_and(|y| y >= since));
+        wanted && recent
     }
 }
 
@@ -243,7 +320,7 @@ struct Batch {
     /// (block, lines in it) of every block this worker read.
     lines: Vec<(usize, u64)>,
     /// Records of catalog entries, merged into the cache afterwards.
-    merged: Vec<crate::model::paper::PaperRecord>,
+    merged: Vec<PaperRecord>,
 }
 
 /// The number of the first line of each block, and after them one more
@@ -268,7 +345,7 @@ fn first_lines(batches: &[Batch]) -> Vec<u64> {
 /// no line is copied on its own.
 fn read_blocks(
     mut input: Box<dyn Read>,
-    sender: &std::sync::mpsc::SyncSender<Block>,
+    sender: &SyncSender<Block>,
     path: &Path,
     report: &mut ImportReport,
     done: &AtomicU64,
@@ -314,78 +391,113 @@ fn read_blocks(
     }
 }
 
-fn work(
-    receiver: &Mutex<std::sync::mpsc::Receiver<Block>>,
-    done: &AtomicU64,
-    writer: &tantivy::IndexWriter,
-    fields: &crate::index::Fields,
-    catalog: &Catalog,
-    by_arxiv: &HashMap<String, String>,
-    options: &ImportOptions,
-) -> Result<Batch, Error> {
-    let mut out = Batch::default();
-    let mut seen = SeenWords::default();
-    loop {
-        let next = receiver
-            .lock()
-            .map_err(|_| Error::Index("import channel poisoned".into()))?
-            .recv();
-        let Ok((block, bytes)) = next else {
-            return Ok(out);
-        };
-        let body = bytes.strip_suffix(b"\n").unwrap_or(&bytes);
+/// What every worker reads, and the count they share.
+struct Workers<'a> {
+    import: &'a Import<'a>,
+    writer: &'a tantivy::IndexWriter,
+    fields: &'a Fields,
+    /// Records indexed so far, for the progress bar.
+    done: AtomicU64,
+}
+
+impl Workers<'_> {
+    /// One worker: indexes blocks until the reader closes the channel.
+    fn work(&self, receiver: &Mutex<Receiver<Block>>) -> Result<Batch, Error> {
+        let mut out = Batch::default();
+        let mut seen = SeenWords::default();
+        while let Some((block, bytes)) = next_block(receiver)? {
+            let indexed_before = out.indexed;
+            let count = self.index_block(block, &bytes, &mut out, &mut seen)?;
+            out.lines.push((block, count));
+            self.done
+                .fetch_add(out.indexed - indexed_before, Ordering::Relaxed);
+        }
+        Ok(out)
+    }
+
+    /// Indexes the lines of block number `block`; returns how many it has.
+    fn index_block(
+        &self,
+        block: usize,
+        bytes: &[u8],
+        out: &mut Batch,
+        seen: &mut SeenWords,
+    ) -> Result<u64, Error> {
+        let body = bytes.strip_suffix(b"\n").unwrap_or(bytes);
         let mut count = 0;
-        let indexed_before = out.indexed;
         for (offset, line) in lines(body).enumerate() {
             count += 1;
-            // Valid UTF-8 is the rule: checked fast, repaired only if not.
-            let text = match std::str::from_utf8(line) {
-                Ok(text) => std::borrow::Cow::Borrowed(text),
-                Err(_) => String::from_utf8_lossy(line),
-            };
-            if text.trim().is_empty() {
-                continue;
-            }
-            let parsed = match parse_line(&text) {
-                Ok(parsed) => parsed,
-                Err(reason) => {
-                    out.malformed.push((block, offset as u64, reason));
-                    continue;
-                }
-            };
-            let record = &parsed.record;
-            if record
-                .arxiv
-                .as_ref()
-                .is_some_and(|id| by_arxiv.contains_key(id))
-            {
-                out.merged.push(parsed.record);
-                continue;
-            }
-            let wanted = options.categories.is_empty()
-                || record
-                    .categories
-                    .iter()
-                    .any(|c| options.categories.contains(c));
-            let recent = options
-                .since
-                .is_none_or(|since| record.year.is_some_and(|y| y >= since));
-            if !wanted || !recent {
-                out.filtered += 1;
-                continue;
-            }
-            // Imported records are deleted all together or not at all, so
-            // each word needs writing to the typo dictionary only once.
-            writer.add_document(parsed.into_record().to_document(
-                fields,
-                &catalog.vocabulary,
-                Some(&mut seen),
-            ))?;
-            out.indexed += 1;
+            self.index_line(line, (block, offset as u64), out, seen)?;
         }
-        out.lines.push((block, count));
-        done.fetch_add(out.indexed - indexed_before, Ordering::Relaxed);
+        Ok(count)
     }
+
+    /// Indexes one line's record, or counts it as merged, filtered out or
+    /// malformed (`at`: its block and its line in the block).
+    fn index_line(
+        &self,
+        line: &[u8],
+        at: (usize, u64),
+        out: &mut Batch,
+        seen: &mut SeenWords,
+    ) -> Result<(), Error> {
+        // Valid UTF-8 is the rule: checked fast, repaired only if not.
+        let text = match std::str::from_utf8(line) {
+            Ok(text) => std::borrow::Cow::Borrowed(text),
+            Err(_) => String::from_utf8_lossy(line),
+        };
+        if text.trim().is_empty() {
+            return Ok(());
+        }
+        let parsed = match parse_line(&text) {
+            Ok(parsed) => parsed,
+            Err(reason) => {
+                out.malformed.push((at.0, at.1, reason));
+                return Ok(());
+            }
+        };
+        let record = &parsed.record;
+        if record
+            .arxiv
+            .as_ref()
+            .is_some_and(|id| self.import.by_arxiv.contains_key(id))
+        {
+            out.merged.push(parsed.record);
+            return Ok(());
+        }
+        if !self.import.options.keeps(record) {
+            out.filtered += 1;
+            return Ok(());
+        }
+        // Imported records are deleted all together or not at all, so
+        // each word needs writing to the typo dictionary only once.
+        self.writer.add_document(parsed.into_record().to_document(
+            self.fields,
+            &self.import.catalog.vocabulary,
+            Some(seen),
+        ))?;
+        out.indexed += 1;
+        Ok(())
+    }
+}
+
+/// The next block, or `None` once the reader has closed the channel.
+fn next_block(receiver: &Mutex<Receiver<Block>>) -> Result<Option<Block>, Error> {
+    let receiver = receiver
+        .lock()
+        .map_err(|_| Error::Index("import channel poisoned".into()))?;
+    Ok(receiver.recv().ok())
+}
+
+/// Each worker's outcome, in order; a panic is an error like any other.
+fn join(handles: Vec<ScopedJoinHandle<'_, Result<Batch, Error>>>) -> Vec<Result<Batch, Error>> {
+    handles
+        .into_iter()
+        .map(|h| {
+            h.join()
+                .unwrap_or_else(|_| Err(Error::Index("an import worker panicked".into())))
+        })
+        .collect()
 }
 
 /// The lines of `body`, found by a vectorized search for line breaks.

@@ -41,7 +41,7 @@ fn clean_catalog_prints_a_summary_and_exits_0() {
   Pipeline Parallelism                 2
   Mixture-of-Experts System            1
 
-  most used tags: pipeline-parallelism 3, activation-recomputation 2, collective-communication 1, mixture-of-experts 1
+  most used primary tags: pipeline-parallelism 3, activation-recomputation 2, collective-communication 1, mixture-of-experts 1
 ",
     );
 }
@@ -65,7 +65,7 @@ fn unknown_field() {
         run,
         &[(
             pipelines(27, 1),
-            "unknown field `yaer` in [[entry]] (expected one of: id, kind, title, url, authors, et_al, venue, year, arxiv, doi, tags, note)",
+            "unknown field `yaer` in [[entry]] (expected one of: id, kind, title, url, authors, et_al, venue, year, arxiv, doi, tags, uses, note)",
         )],
     );
 }
@@ -283,14 +283,53 @@ fn alias_shared_by_two_tags() {
     let fixture = Fixture::new();
     fixture.write(
         "tags.toml",
-        &common::TAGS.replace("\"NCCL\"", "\"NCCL\", \"MoE\""),
+        &common::TAGS.replace("\"NCCL\"", "\"NCCL\", \"Mixture-of-Experts\""),
     );
     reports(
         fixture.run(["check"]),
         &[(
-            at("tags.toml", 23, 6),
-            "alias \"MoE\" of tag `collective-communication` is also a name of tag `mixture-of-experts`",
+            at("tags.toml", 24, 6),
+            "alias \"Mixture-of-Experts\" of tag `collective-communication` is also a name of tag `mixture-of-experts`",
         )],
+    );
+}
+
+#[test]
+fn an_alias_that_is_an_english_word_must_be_deliberate() {
+    let fixture = Fixture::new();
+    fixture.write(
+        "tags.toml",
+        &common::TAGS.replace("\"NCCL\"", "\"NCCL\", \"collectives\""),
+    );
+    reports(
+        fixture.run(["check"]),
+        &[(
+            at("tags.toml", 24, 6),
+            "alias \"collectives\" of tag `collective-communication` is the English word \"collectives\": list it in `deliberate` if it must stay",
+        )],
+    );
+}
+
+#[test]
+fn a_tag_in_uses_must_be_known_and_not_also_primary() {
+    reports(
+        check_after(|text| {
+            text.replacen(
+                "tags = [\"pipeline-parallelism\"]",
+                "tags = [\"pipeline-parallelism\"]\nuses = [\"pipeline-parallelism\", \"nope\"]",
+                1,
+            )
+        }),
+        &[
+            (
+                pipelines(29, 9),
+                "tag `pipeline-parallelism` is in both `tags` and `uses`",
+            ),
+            (
+                pipelines(29, 33),
+                "unknown tag `nope` in `uses` (not in tags.toml)",
+            ),
+        ],
     );
 }
 

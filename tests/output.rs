@@ -27,7 +27,7 @@ fn wobble() -> Value {
         "arxiv": "1412.99990", "authors": ["Ada Example", "Bob Placeholder"],
         "collection": "catalog", "doi": null, "id": "wobble-2021", "kind": "paper",
         "note": "Streams pretend micro-batches through imaginary stages.",
-        "section": "Invented Systems", "tags": ["pipeline-parallelism"],
+        "section": "Invented Systems", "tags": ["pipeline-parallelism"], "uses": [],
         "title": "Wobble: Pretend Pipelines for Imaginary Accelerators",
         "url": "https://arxiv.org/abs/1412.99990", "venue": "FICT", "year": 2021
     })
@@ -39,7 +39,7 @@ fn snarkshard() -> Value {
         "doi": "10.5555/fictional.77", "id": "snarkshard-2023", "kind": "paper",
         "note": "Routes tokens to invented experts over a pretend all-to-all.",
         "section": "Invented Systems",
-        "tags": ["mixture-of-experts", "collective-communication"],
+        "tags": ["mixture-of-experts", "collective-communication"], "uses": [],
         "title": "SnarkShard: Routing Make-Believe Experts",
         "url": "https://doi.org/10.5555/fictional.77", "venue": "FICTCONF", "year": 2023
     })
@@ -50,7 +50,7 @@ fn gizmo() -> Value {
         "arxiv": null, "authors": [], "collection": "catalog", "doi": null, "id": "gizmo",
         "kind": "project",
         "note": "An invented codebase that recomputes pretend activations.",
-        "section": "Invented Systems", "tags": ["activation-recomputation"],
+        "section": "Invented Systems", "tags": ["activation-recomputation"], "uses": [],
         "title": "Gizmo: A Make-Believe Trainer", "url": "https://example.org/gizmo",
         "venue": null, "year": null
     })
@@ -319,7 +319,7 @@ fn check_summarises_a_clean_catalog_on_stdout() {
 
   Invented Systems                     3
 
-  most used tags: activation-recomputation 1, collective-communication 1, mixture-of-experts 1, pipeline-parallelism 1
+  most used primary tags: activation-recomputation 1, collective-communication 1, mixture-of-experts 1, pipeline-parallelism 1
 ",
         );
 }

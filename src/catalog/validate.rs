@@ -75,12 +75,31 @@ pub fn validate(catalog: &Catalog, current_year: i64) -> Vec<Problem> {
     problems
 }
 
+/// Every rule `entry` breaks, in the order of its fields.
 fn check_entry(catalog: &Catalog, entry: &Entry, current_year: i64, out: &mut Vec<Problem>) {
     let o = &entry.origin;
     // A rule about a field is reported at the field, or at the entry when absent.
     let mut problem = |location: Option<&Location>, message: String| {
         out.push(Problem::new(location.unwrap_or(&o.entry).clone(), message));
     };
+    check_id_title_url(entry, &mut problem);
+    check_identifiers(entry, &mut problem);
+    check_year(entry, current_year, &mut problem);
+    check_paper_fields(entry, &mut problem);
+    check_tags(catalog, entry, &mut problem);
+    if o.note.is_some() && entry.note.trim().is_empty() {
+        problem(
+            o.note.as_ref(),
+            format!("entry `{}` has an empty note", entry.id),
+        );
+    }
+}
+
+/// A field a rule reports at (`None`: the entry), and the message.
+type Report<'a> = dyn FnMut(Option<&Location>, String) + 'a;
+
+fn check_id_title_url(entry: &Entry, problem: &mut Report) {
+    let o = &entry.origin;
     if o.id.is_some() && !is_slug(&entry.id) {
         problem(
             o.id.as_ref(),
@@ -102,14 +121,17 @@ fn check_entry(catalog: &Catalog, entry: &Entry, current_year: i64, out: &mut Ve
             ),
         }
     }
+}
+
+fn check_identifiers(entry: &Entry, problem: &mut Report) {
     check_identifier(
         "arxiv",
         entry.arxiv.as_deref(),
         ident::arxiv_from_url(&entry.url),
         ident::is_arxiv_id,
         "an arXiv id such as 2006.09503 (no version suffix)",
-        o.arxiv.as_ref(),
-        &mut problem,
+        entry.origin.arxiv.as_ref(),
+        problem,
     );
     check_identifier(
         "doi",
@@ -117,19 +139,26 @@ fn check_entry(catalog: &Catalog, entry: &Entry, current_year: i64, out: &mut Ve
         ident::doi_from_url(&entry.url),
         ident::is_doi,
         "a DOI such as 10.1145/3341301.3359646",
-        o.doi.as_ref(),
-        &mut problem,
+        entry.origin.doi.as_ref(),
+        problem,
     );
+}
+
+/// Years run from [`MIN_YEAR`] to next year; a paper needs one.
+fn check_year(entry: &Entry, current_year: i64, problem: &mut Report) {
     match entry.year {
         Some(year) if !(MIN_YEAR..=current_year + 1).contains(&year) => problem(
-            o.year.as_ref(),
+            entry.origin.year.as_ref(),
             format!("year {year} is outside {MIN_YEAR}..{}", current_year + 1),
         ),
-        None if entry.kind == Kind::Paper && o.year.is_none() => {
+        None if entry.kind == Kind::Paper && entry.origin.year.is_none() => {
             problem(None, "paper has no `year`".into())
         }
         _ => {}
     }
+}
+
+fn check_paper_fields(entry: &Entry, problem: &mut Report) {
     if entry.kind == Kind::Paper {
         if entry.authors.is_empty() {
             problem(None, "paper has no `authors`".into());
@@ -138,6 +167,12 @@ fn check_entry(catalog: &Catalog, entry: &Entry, current_year: i64, out: &mut Ve
             problem(None, "paper has no `venue`".into());
         }
     }
+}
+
+/// One to [`MAX_TAGS`] tags, each once and from the vocabulary (if there is
+/// one: its absence is reported once, by [`validate`]).
+fn check_tags(catalog: &Catalog, entry: &Entry, problem: &mut Report) {
+    let o = &entry.origin;
     if let Some(field) = &o.tags_field {
         if entry.tags.is_empty() {
             problem(Some(field), format!("entry `{}` has no tags", entry.id));
@@ -161,12 +196,6 @@ fn check_entry(catalog: &Catalog, entry: &Entry, current_year: i64, out: &mut Ve
             problem(location, format!("tag `{tag}` is listed twice"));
         }
     }
-    if o.note.is_some() && entry.note.trim().is_empty() {
-        problem(
-            o.note.as_ref(),
-            format!("entry `{}` has an empty note", entry.id),
-        );
-    }
 }
 
 /// An identifier field must be well-formed, and must be the one the URL
@@ -178,7 +207,7 @@ fn check_identifier(
     well_formed: fn(&str) -> bool,
     expected: &str,
     location: Option<&Location>,
-    problem: &mut impl FnMut(Option<&Location>, String),
+    problem: &mut Report,
 ) {
     match (given, from_url) {
         (Some(given), _) if !well_formed(given) => {

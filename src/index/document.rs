@@ -99,6 +99,9 @@ impl Record {
 
     /// The index document. With `seen`, only words it has not seen are
     /// written to the typo dictionary (see [`SeenWords`]).
+    ///
+    /// The hot code of a million-record import: its helpers are small and
+    /// inlined, so that the split into them costs nothing.
     pub fn to_document(
         &self,
         fields: &Fields,
@@ -106,32 +109,8 @@ impl Record {
         seen: Option<&mut SeenWords>,
     ) -> TantivyDocument {
         let mut doc = TantivyDocument::default();
-        doc.add_text(fields.collection, self.collection.as_str());
-        // An imported record's id and URL follow from its arXiv id: writing
-        // them would add two terms found in no other document, the costliest
-        // kind, to each of a million records. Its kind (paper) and abstract
-        // source (arXiv) follow from its collection: each field a million
-        // records write costs a second or so of an import.
         let imported = self.is_imported();
-        if !imported {
-            doc.add_text(fields.id, &self.id);
-            doc.add_text(fields.url, &self.url);
-            doc.add_text(fields.kind, self.kind.as_str());
-        }
-        doc.add_text(fields.title, &self.title);
-        for author in &self.authors {
-            doc.add_text(fields.authors, author);
-        }
-        if self.et_al {
-            doc.add_u64(fields.et_al, 1);
-        }
-        if let Some(venue) = &self.venue {
-            doc.add_text(fields.venue, venue);
-        }
-        if let Some(year) = self.year {
-            doc.add_i64(fields.year, year);
-        }
-        doc.add_text(fields.section, &self.section);
+        self.add_description(&mut doc, fields, imported);
         // The typo dictionary: every word a query may mean. Names are found
         // in `authors`, which is analyzed alike (and unique names are the
         // costliest terms to write twice).
@@ -141,19 +120,7 @@ impl Record {
             dictionary.push(' ');
         };
         learn(&self.note);
-        for tag in &self.tags {
-            doc.add_text(fields.tags, tag);
-            if let Some(t) = vocabulary.get(tag) {
-                doc.add_text(fields.tag_text, &t.label);
-                t.names().for_each(&mut learn);
-            }
-        }
-        for tag in &self.uses {
-            doc.add_text(fields.uses, tag);
-            if let Some(t) = vocabulary.get(tag) {
-                t.names().for_each(&mut learn);
-            }
-        }
+        self.add_tags(&mut doc, fields, vocabulary, &mut learn);
         if !self.note.is_empty() {
             doc.add_text(fields.note, &self.note);
         }
@@ -175,19 +142,70 @@ impl Record {
         if let Some(source) = self.abstract_source.filter(|_| !imported) {
             doc.add_text(fields.abstract_source, source.as_str());
         }
-        for part in prose.into_iter().filter(|p| !p.is_empty()) {
-            let joined = if imported {
-                joined_hyphenated(part)
-            } else {
-                joined_pairs(part)
-            };
-            if !joined.is_empty() {
-                doc.add_text(fields.joined, joined);
-            }
-        }
+        add_joined(&mut doc, fields, prose, imported);
         if !dictionary.is_empty() {
             doc.add_text(fields.words, dictionary);
         }
+        self.add_identifiers(&mut doc, fields);
+        doc
+    }
+
+    /// The collection, id, URL and kind, then what a result's byline shows.
+    #[inline]
+    fn add_description(&self, doc: &mut TantivyDocument, fields: &Fields, imported: bool) {
+        doc.add_text(fields.collection, self.collection.as_str());
+        // An imported record's id and URL follow from its arXiv id: writing
+        // them would add two terms found in no other document, the costliest
+        // kind, to each of a million records. Its kind (paper) and abstract
+        // source (arXiv) follow from its collection: each field a million
+        // records write costs a second or so of an import.
+        if !imported {
+            doc.add_text(fields.id, &self.id);
+            doc.add_text(fields.url, &self.url);
+            doc.add_text(fields.kind, self.kind.as_str());
+        }
+        doc.add_text(fields.title, &self.title);
+        for author in &self.authors {
+            doc.add_text(fields.authors, author);
+        }
+        if self.et_al {
+            doc.add_u64(fields.et_al, 1);
+        }
+        if let Some(venue) = &self.venue {
+            doc.add_text(fields.venue, venue);
+        }
+        if let Some(year) = self.year {
+            doc.add_i64(fields.year, year);
+        }
+        doc.add_text(fields.section, &self.section);
+    }
+
+    /// The tags and their labels; their names go to the typo dictionary.
+    #[inline]
+    fn add_tags(
+        &self,
+        doc: &mut TantivyDocument,
+        fields: &Fields,
+        vocabulary: &Vocabulary,
+        learn: &mut impl FnMut(&str),
+    ) {
+        for tag in &self.tags {
+            doc.add_text(fields.tags, tag);
+            if let Some(t) = vocabulary.get(tag) {
+                doc.add_text(fields.tag_text, &t.label);
+                t.names().for_each(&mut *learn);
+            }
+        }
+        for tag in &self.uses {
+            doc.add_text(fields.uses, tag);
+            if let Some(t) = vocabulary.get(tag) {
+                t.names().for_each(&mut *learn);
+            }
+        }
+    }
+
+    #[inline]
+    fn add_identifiers(&self, doc: &mut TantivyDocument, fields: &Fields) {
         if let Some(arxiv) = &self.arxiv {
             doc.add_text(fields.arxiv, arxiv);
             doc.add_u64(fields.arxiv_key, identifier_key(arxiv));
@@ -197,7 +215,6 @@ impl Record {
             doc.add_u64(fields.doi_key, identifier_key(&doi));
             doc.add_text(fields.doi, doi);
         }
-        doc
     }
 
     pub fn from_document(doc: &TantivyDocument, fields: &Fields) -> Record {
@@ -250,6 +267,22 @@ impl Record {
             doi: text(fields.doi),
             note: text(fields.note).unwrap_or_default(),
             abstract_text,
+        }
+    }
+}
+
+/// The words of `prose` written together (see [`joined_pairs`]); for an
+/// imported record only the hyphen-bound ones ([`joined_hyphenated`]).
+#[inline]
+fn add_joined(doc: &mut TantivyDocument, fields: &Fields, prose: Vec<&str>, imported: bool) {
+    for part in prose.into_iter().filter(|p| !p.is_empty()) {
+        let joined = if imported {
+            joined_hyphenated(part)
+        } else {
+            joined_pairs(part)
+        };
+        if !joined.is_empty() {
+            doc.add_text(fields.joined, joined);
         }
     }
 }

@@ -8,19 +8,17 @@ use std::collections::HashMap;
 use std::fs::File;
 use std::io::{BufReader, IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressStyle};
 
-use super::record::parse_line;
+use super::workers::{Batch, first_lines, index_records};
 use crate::catalog::Catalog;
 use crate::diagnostic;
 use crate::error::Error;
-use crate::index::{IndexDir, SeenWords, add_catalog, commit, fingerprint, schema};
+use crate::index::{IndexDir, add_catalog, commit, fingerprint, schema};
 use crate::model::metadata::{Cache, FoundBy, IdKind, Identifier};
-use crate::model::paper::{Source, normalize_whitespace};
+use crate::model::paper::{PaperRecord, Source, normalize_whitespace};
 
 pub struct ImportOptions {
     /// A `.jsonl` or `.jsonl.gz` file, or `-` for standard input.
@@ -94,126 +92,18 @@ pub fn import_snapshot(
             "another index rebuild is running; waiting for it to finish",
         )
     })?;
-    let by_arxiv: HashMap<String, String> = catalog
-        .entries
-        .iter()
-        .filter_map(|e| {
-            let id = e.arxiv.clone().or_else(|| {
-                cache
-                    .get(&e.id)
-                    .and_then(|c| c.arxiv.as_ref())
-                    .map(|i| i.value.clone())
-            })?;
-            Some((id, e.id.clone()))
-        })
-        .collect();
-    let (reader, size) = open(&options.path)?;
-    let bar = progress(size);
-    let reader = bar.wrap_read(reader);
-    let is_gz = options.path.extension().is_some_and(|x| x == "gz");
-    let input: Box<dyn Read> = if is_gz {
-        Box::new(flate2::read::MultiGzDecoder::new(BufReader::new(reader)))
-    } else {
-        Box::new(reader)
-    };
-
+    let by_arxiv = entries_by_arxiv(catalog, cache);
+    let (input, bar) = open_snapshot(&options.path)?;
     let generation = dir.new_generation(&lock)?;
-    let result = (|| -> Result<ImportReport, Error> {
-        let writer = crate::index::open_writer(&generation, true)?;
-        let (_, fields) = schema::build_schema();
-        let mut report = ImportReport::default();
-        let workers = std::thread::available_parallelism()
-            .map_or(2, |n| n.get())
-            .min(8);
-        // Blocks of whole lines are read here and split, parsed, filtered
-        // and turned into documents by workers; a bounded channel keeps
-        // memory bounded.
-        let (sender, receiver) = std::sync::mpsc::sync_channel::<Block>(workers * 2);
-        let receiver = Mutex::new(receiver);
-        let done = AtomicU64::new(0);
-        let outcomes: Vec<Result<Batch, Error>> = std::thread::scope(|scope| {
-            let handles: Vec<_> = (0..workers)
-                .map(|_| {
-                    scope.spawn(|| {
-                        work(
-                            &receiver, &done, &writer, &fields, catalog, &by_arxiv, options,
-                        )
-                    })
-                })
-                .collect();
-            let read = read_blocks(
-                input,
-                &sender,
-                &options.path,
-                &mut report,
-                &done,
-                &bar,
-                &started,
-            );
-            drop(sender);
-            let mut outcomes: Vec<Result<Batch, Error>> = handles
-                .into_iter()
-                .map(|h| {
-                    h.join()
-                        .unwrap_or_else(|_| Err(Error::Index("an import worker panicked".into())))
-                })
-                .collect();
-            if let Err(e) = read {
-                outcomes.push(Err(e));
-            }
-            outcomes
-        });
-        let now = crate::clock::now_rfc3339();
-        let batches = outcomes
-            .into_iter()
-            .collect::<Result<Vec<Batch>, Error>>()?;
-        let first_lines = first_lines(&batches);
-        report.lines = first_lines.last().copied().unwrap_or(1) - 1;
-        for batch in batches {
-            report.indexed += batch.indexed;
-            report.filtered += batch.filtered;
-            report.malformed_count += batch.malformed.len() as u64;
-            report.malformed.extend(
-                batch
-                    .malformed
-                    .into_iter()
-                    .map(|(block, offset, why)| (first_lines[block] + offset, why)),
-            );
-            for mut record in batch.merged {
-                let arxiv_id = record.arxiv.clone().unwrap_or_default();
-                let Some(entry_id) = by_arxiv.get(&arxiv_id) else {
-                    continue;
-                };
-                let cached = cache.entries.entry(entry_id.clone()).or_default();
-                cached.identify(
-                    IdKind::Arxiv,
-                    Identifier {
-                        value: arxiv_id,
-                        found_by: FoundBy::Record,
-                        source: Some(Source::Arxiv),
-                        confidence: None,
-                    },
-                );
-                record.abstract_text = record.abstract_text.map(|a| normalize_whitespace(&a));
-                cached.absorb(&record, Source::Arxiv, &now);
-                report.merged += 1;
-            }
-        }
-        report.malformed.sort();
-        report.malformed.truncate(MALFORMED_SHOWN);
-        if let Some(dir) = cache_dir
-            && report.merged > 0
-        {
-            cache.save(dir)?;
-        }
-        add_catalog(&writer, &fields, catalog, cache)?;
-        let inputs = index_inputs()?;
-        let print = fingerprint(inputs.iter().map(|(n, b)| (n.as_str(), b.as_slice())));
-        commit(writer, &print)?;
-        report.elapsed = started.elapsed();
-        Ok(report)
-    })();
+    let import = Import {
+        catalog,
+        options,
+        by_arxiv,
+        started,
+    };
+    let result = import.write_generation(&generation, input, &bar, cache, cache_dir, index_inputs);
     bar.finish_and_clear();
+    // Searches see the new generation only once it is complete.
     match result {
         Ok(report) => {
             dir.publish(&generation, &lock)?;
@@ -226,176 +116,140 @@ pub fn import_snapshot(
     }
 }
 
-/// Bytes read per block: enough to keep a worker busy for a while, few
-/// enough that the channel holds little.
-const BLOCK_BYTES: usize = 1 << 20;
-
-/// Whole lines, and the block's place in the file.
-type Block = (usize, Vec<u8>);
-
-/// What one worker did.
-#[derive(Default)]
-struct Batch {
-    indexed: u64,
-    filtered: u64,
-    /// (block, line within the block, reason) of malformed lines.
-    malformed: Vec<(usize, u64, String)>,
-    /// (block, lines in it) of every block this worker read.
-    lines: Vec<(usize, u64)>,
-    /// Records of catalog entries, merged into the cache afterwards.
-    merged: Vec<crate::model::paper::PaperRecord>,
-}
-
-/// The number of the first line of each block, and after them one more
-/// than the number of lines.
-fn first_lines(batches: &[Batch]) -> Vec<u64> {
-    let mut counts: Vec<(usize, u64)> = batches
+/// The arXiv id of every catalog entry that has one (its own, or one a
+/// lookup found), to the entry's id.
+fn entries_by_arxiv(catalog: &Catalog, cache: &Cache) -> HashMap<String, String> {
+    catalog
+        .entries
         .iter()
-        .flat_map(|b| b.lines.iter().copied())
-        .collect();
-    counts.sort_unstable();
-    let mut first = Vec::with_capacity(counts.len() + 1);
-    let mut next = 1;
-    for (_, count) in counts {
-        first.push(next);
-        next += count;
-    }
-    first.push(next);
-    first
-}
-
-/// Reads `input` in blocks that end at a line break (or the end), so that
-/// no line is copied on its own.
-fn read_blocks(
-    mut input: Box<dyn Read>,
-    sender: &std::sync::mpsc::SyncSender<Block>,
-    path: &Path,
-    report: &mut ImportReport,
-    done: &AtomicU64,
-    bar: &ProgressBar,
-    started: &Instant,
-) -> Result<(), Error> {
-    let mut pending: Vec<u8> = Vec::with_capacity(BLOCK_BYTES);
-    let mut index = 0;
-    loop {
-        let read = (&mut input)
-            .take(BLOCK_BYTES as u64)
-            .read_to_end(&mut pending)
-            .map_err(|e| Error::io(path, e))?;
-        report.bytes += read as u64;
-        let end = if read == 0 {
-            pending.len()
-        } else {
-            // A line longer than a block makes the block longer.
-            match memchr::memrchr(b'\n', &pending) {
-                Some(at) if pending.len() >= BLOCK_BYTES => at + 1,
-                _ => continue,
-            }
-        };
-        if end == 0 {
-            return Ok(());
-        }
-        let rest = pending.split_off(end);
-        let block = std::mem::replace(&mut pending, rest);
-        pending.reserve(BLOCK_BYTES);
-        // A closed channel means the workers stopped on an error.
-        if sender.send((index, block)).is_err() {
-            return Ok(());
-        }
-        index += 1;
-        let records = done.load(Ordering::Relaxed);
-        bar.set_message(format!(
-            "{records} records, {:.0}/s",
-            records as f64 / started.elapsed().as_secs_f64()
-        ));
-        if read == 0 {
-            return Ok(());
-        }
-    }
-}
-
-fn work(
-    receiver: &Mutex<std::sync::mpsc::Receiver<Block>>,
-    done: &AtomicU64,
-    writer: &tantivy::IndexWriter,
-    fields: &crate::index::Fields,
-    catalog: &Catalog,
-    by_arxiv: &HashMap<String, String>,
-    options: &ImportOptions,
-) -> Result<Batch, Error> {
-    let mut out = Batch::default();
-    let mut seen = SeenWords::default();
-    loop {
-        let next = receiver
-            .lock()
-            .map_err(|_| Error::Index("import channel poisoned".into()))?
-            .recv();
-        let Ok((block, bytes)) = next else {
-            return Ok(out);
-        };
-        let body = bytes.strip_suffix(b"\n").unwrap_or(&bytes);
-        let mut count = 0;
-        let indexed_before = out.indexed;
-        for (offset, line) in lines(body).enumerate() {
-            count += 1;
-            // Valid UTF-8 is the rule: checked fast, repaired only if not.
-            let text = match std::str::from_utf8(line) {
-                Ok(text) => std::borrow::Cow::Borrowed(text),
-                Err(_) => String::from_utf8_lossy(line),
-            };
-            if text.trim().is_empty() {
-                continue;
-            }
-            let parsed = match parse_line(&text) {
-                Ok(parsed) => parsed,
-                Err(reason) => {
-                    out.malformed.push((block, offset as u64, reason));
-                    continue;
-                }
-            };
-            let record = &parsed.record;
-            if record
-                .arxiv
-                .as_ref()
-                .is_some_and(|id| by_arxiv.contains_key(id))
-            {
-                out.merged.push(parsed.record);
-                continue;
-            }
-            let wanted = options.categories.is_empty()
-                || record
-                    .categories
-                    .iter()
-                    .any(|c| options.categories.contains(c));
-            let recent = options
-                .since
-                .is_none_or(|since| record.year.is_some_and(|y| y >= since));
-            if !wanted || !recent {
-                out.filtered += 1;
-                continue;
-            }
-            // Imported records are deleted all together or not at all, so
-            // each word needs writing to the typo dictionary only once.
-            writer.add_document(parsed.into_record().to_document(
-                fields,
-                &catalog.vocabulary,
-                Some(&mut seen),
-            ))?;
-            out.indexed += 1;
-        }
-        out.lines.push((block, count));
-        done.fetch_add(out.indexed - indexed_before, Ordering::Relaxed);
-    }
-}
-
-/// The lines of `body`, found by a vectorized search for line breaks.
-fn lines(body: &[u8]) -> impl Iterator<Item = &[u8]> {
-    let mut start = 0;
-    memchr::memchr_iter(b'\n', body)
-        .chain(std::iter::once(body.len()))
-        .map(move |end| {
-            let line = &body[start..end];
-            start = end + 1;
-            line
+        .filter_map(|e| {
+            let id = e.arxiv.clone().or_else(|| {
+                cache
+                    .get(&e.id)
+                    .and_then(|c| c.arxiv.as_ref())
+                    .map(|i| i.value.clone())
+            })?;
+            Some((id, e.id.clone()))
         })
+        .collect()
+}
+
+/// The snapshot's bytes, decompressed if it is gzipped, and the progress bar
+/// that counts them as they are read.
+fn open_snapshot(path: &Path) -> Result<(Box<dyn Read>, ProgressBar), Error> {
+    let (reader, size) = open(path)?;
+    let bar = progress(size);
+    let reader = bar.wrap_read(reader);
+    let is_gz = path.extension().is_some_and(|x| x == "gz");
+    let input: Box<dyn Read> = if is_gz {
+        Box::new(flate2::read::MultiGzDecoder::new(BufReader::new(reader)))
+    } else {
+        Box::new(reader)
+    };
+    Ok((input, bar))
+}
+
+/// What the whole import reads.
+pub(super) struct Import<'a> {
+    pub(super) catalog: &'a Catalog,
+    pub(super) options: &'a ImportOptions,
+    /// See [`entries_by_arxiv`].
+    pub(super) by_arxiv: HashMap<String, String>,
+    pub(super) started: Instant,
+}
+
+impl Import<'_> {
+    /// Writes the snapshot's records and the catalog's entries into
+    /// `generation`, which is left unpublished.
+    fn write_generation(
+        &self,
+        generation: &Path,
+        input: Box<dyn Read>,
+        bar: &ProgressBar,
+        cache: &mut Cache,
+        cache_dir: Option<&Path>,
+        index_inputs: impl Fn() -> Result<Vec<(String, Vec<u8>)>, Error>,
+    ) -> Result<ImportReport, Error> {
+        let writer = crate::index::open_writer(generation, true)?;
+        let (_, fields) = schema::build_schema();
+        let mut report = ImportReport::default();
+        let batches = index_records(self, input, &writer, &fields, &mut report, bar)?;
+        self.tally(&mut report, batches, cache);
+        if let Some(dir) = cache_dir
+            && report.merged > 0
+        {
+            cache.save(dir)?;
+        }
+        add_catalog(&writer, &fields, self.catalog, cache)?;
+        let inputs = index_inputs()?;
+        let print = fingerprint(inputs.iter().map(|(n, b)| (n.as_str(), b.as_slice())));
+        commit(writer, &print)?;
+        report.elapsed = self.started.elapsed();
+        Ok(report)
+    }
+
+    /// Adds the workers' batches up into `report`, numbering malformed lines
+    /// by their place in the file, and merges the records of catalog entries
+    /// into `cache`.
+    fn tally(&self, report: &mut ImportReport, batches: Vec<Batch>, cache: &mut Cache) {
+        let now = crate::clock::now_rfc3339();
+        let first_lines = first_lines(&batches);
+        report.lines = first_lines.last().copied().unwrap_or(1) - 1;
+        for batch in batches {
+            report.indexed += batch.indexed;
+            report.filtered += batch.filtered;
+            report.malformed_count += batch.malformed.len() as u64;
+            report.malformed.extend(
+                batch
+                    .malformed
+                    .into_iter()
+                    .map(|(block, offset, why)| (first_lines[block] + offset, why)),
+            );
+            for record in batch.merged {
+                if self.merge(record, cache, &now) {
+                    report.merged += 1;
+                }
+            }
+        }
+        report.malformed.sort();
+        report.malformed.truncate(MALFORMED_SHOWN);
+    }
+
+    /// Merges `record` into the cached metadata of the catalog entry with its
+    /// arXiv id; false when no entry has it.
+    fn merge(&self, mut record: PaperRecord, cache: &mut Cache, now: &str) -> bool {
+        let arxiv_id = record.arxiv.clone().unwrap_or_default();
+        let Some(entry_id) = self.by_arxiv.get(&arxiv_id) else {
+            return false;
+        };
+        let cached = cache.entries.entry(entry_id.clone()).or_default();
+        cached.identify(
+            IdKind::Arxiv,
+            Identifier {
+                value: arxiv_id,
+                found_by: FoundBy::Record,
+                source: Some(Source::Arxiv),
+                confidence: None,
+            },
+        );
+        record.abstract_text = record.abstract_text.map(|a| normalize_whitespace(&a));
+        cached.absorb(&record, Source::Arxiv, now);
+        true
+    }
+}
+
+impl ImportOptions {
+    /// Whether the filters keep `record`: one of the categories asked for (if
+    /// any), and recent enough.
+    pub(super) fn keeps(&self, record: &PaperRecord) -> bool {
+        let wanted = self.categories.is_empty()
+            || record
+                .categories
+                .iter()
+                .any(|c| self.categories.contains(c));
+        let recent = self
+            .since
+            .is_none_or(|since| record.year.is_some_and(|y| y >= since));
+        wanted && recent
+    }
 }

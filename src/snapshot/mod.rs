@@ -3,6 +3,7 @@
 
 mod import;
 mod record;
+mod workers;
 
 pub use import::{ImportOptions, import_snapshot};
 pub use record::parse_line;

@@ -31,6 +31,7 @@ label = "Mixture of experts"
 category = "model"
 description = "Sparsely activated expert layers."
 aliases = ["MoE", "sparsely gated"]
+deliberate = ["MoE"]
 
 [[tag]]
 id = "collective-communication"

@@ -47,7 +47,146 @@ const SKIPPED_SECTIONS: &[&str] = &[
     "license",
 ];
 
+/// Reads the sections and entries of an awesome-list Markdown text. Sections
+/// without entries (such as "Papers", which only groups subsections) are left
+/// out; a `###` section records the `##` heading above it as its group.
+pub fn parse_list(markdown: &str) -> ImportedList {
+    let mut reader = ListReader::new(markdown);
+    for (event, range) in Parser::new(markdown).into_offset_iter() {
+        reader.event(event, range.start);
+    }
+    reader.finish()
+}
+
+/// The state of [`parse_list`] between two Markdown events.
+struct ListReader<'a> {
+    markdown: &'a str,
+    list: ImportedList,
+    /// The heading being read, and its text so far.
+    heading: Option<(HeadingLevel, String)>,
+    /// The last `##` heading.
+    group: Option<String>,
+    current: Option<ImportedSection>,
+    /// Whether the current section is navigation (see [`SKIPPED_SECTIONS`]).
+    skipping: bool,
+    /// The list items being read, innermost last.
+    items: Vec<Item>,
+}
+
+impl<'a> ListReader<'a> {
+    fn new(markdown: &'a str) -> ListReader<'a> {
+        ListReader {
+            markdown,
+            list: ImportedList::default(),
+            heading: None,
+            group: None,
+            current: None,
+            skipping: false,
+            items: Vec::new(),
+        }
+    }
+
+    /// Takes one event, which starts at byte `offset` of the text.
+    fn event(&mut self, event: Event, offset: usize) {
+        match event {
+            Event::Start(Tag::Heading { level, .. }) => self.heading = Some((level, String::new())),
+            Event::End(TagEnd::Heading(_)) => self.end_heading(),
+            Event::Start(Tag::Item) => self.items.push(Item::new(self.line_of(offset))),
+            Event::End(TagEnd::Item) => self.end_item(),
+            Event::Start(Tag::Link { dest_url, .. }) => {
+                if let Some(item) = self.items.last_mut() {
+                    item.start_link(&dest_url);
+                }
+            }
+            Event::End(TagEnd::Link) => {
+                if let Some(item) = self.items.last_mut() {
+                    item.end_link();
+                }
+            }
+            Event::Text(text) | Event::Code(text) => self.text(&text),
+            Event::SoftBreak | Event::HardBreak => {
+                if let Some(item) = self.items.last_mut() {
+                    item.line_break();
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn finish(mut self) -> ImportedList {
+        flush(&mut self.list, self.current.take());
+        self.list
+    }
+
+    /// The 1-based line of byte `offset`.
+    fn line_of(&self, offset: usize) -> usize {
+        self.markdown[..offset].matches('\n').count() + 1
+    }
+
+    /// The first `#` heading is the list's title; any other heading starts a
+    /// section.
+    fn end_heading(&mut self) {
+        let Some((level, text)) = self.heading.take() else {
+            return;
+        };
+        let text = text.trim().to_string();
+        match level {
+            HeadingLevel::H1 => {
+                self.list.title.get_or_insert(text);
+                return;
+            }
+            HeadingLevel::H2 => self.group = Some(text.clone()),
+            _ => {}
+        }
+        self.start_section(level, text);
+    }
+
+    fn start_section(&mut self, level: HeadingLevel, name: String) {
+        flush(&mut self.list, self.current.take());
+        self.skipping = SKIPPED_SECTIONS.contains(&name.to_lowercase().as_str());
+        let group = if level == HeadingLevel::H2 {
+            None
+        } else {
+            self.group.clone()
+        };
+        self.current = Some(ImportedSection {
+            name,
+            group,
+            entries: Vec::new(),
+        });
+    }
+
+    /// An item whose first link goes to another page is an entry of the
+    /// current section (unless that section is navigation).
+    fn end_item(&mut self) {
+        let Some(item) = self.items.pop() else { return };
+        let (Some(section), false) = (self.current.as_mut(), self.skipping) else {
+            return;
+        };
+        if let Some((title, url)) = item.link
+            && !url.starts_with('#')
+            && !title.trim().is_empty()
+        {
+            section
+                .entries
+                .push(entry(&title, &url, &item.tail, item.line, section));
+        }
+    }
+
+    /// Text belongs to the heading being read, else to the innermost item.
+    fn text(&mut self, text: &str) {
+        if let Some((_, heading)) = self.heading.as_mut() {
+            heading.push_str(text);
+        } else if let Some(item) = self.items.last_mut() {
+            item.text(text);
+        }
+    }
+}
+
+/// A list item being read: its first link, and the text after that link
+/// (the byline).
 struct Item {
+    /// (title, URL) of the first link.
     link: Option<(String, String)>,
     in_link: bool,
     link_done: bool,
@@ -55,109 +194,48 @@ struct Item {
     line: usize,
 }
 
-/// Reads the sections and entries of an awesome-list Markdown text. Sections
-/// without entries (such as "Papers", which only groups subsections) are left
-/// out; a `###` section records the `##` heading above it as its group.
-pub fn parse_list(markdown: &str) -> ImportedList {
-    let mut list = ImportedList::default();
-    let mut heading: Option<(HeadingLevel, String)> = None;
-    let mut group: Option<String> = None;
-    let mut current: Option<ImportedSection> = None;
-    let mut skipping = false;
-    let mut items: Vec<Item> = Vec::new();
-    let line_of = |offset: usize| markdown[..offset].matches('\n').count() + 1;
-
-    for (event, range) in Parser::new(markdown).into_offset_iter() {
-        match event {
-            Event::Start(Tag::Heading { level, .. }) => heading = Some((level, String::new())),
-            Event::End(TagEnd::Heading(_)) => {
-                let Some((level, text)) = heading.take() else {
-                    continue;
-                };
-                let text = text.trim().to_string();
-                match level {
-                    HeadingLevel::H1 => {
-                        list.title.get_or_insert(text);
-                        continue;
-                    }
-                    HeadingLevel::H2 => group = Some(text.clone()),
-                    _ => {}
-                }
-                flush(&mut list, current.take());
-                skipping = SKIPPED_SECTIONS.contains(&text.to_lowercase().as_str());
-                let parent = if level == HeadingLevel::H2 {
-                    None
-                } else {
-                    group.clone()
-                };
-                current = Some(ImportedSection {
-                    name: text,
-                    group: parent,
-                    entries: Vec::new(),
-                });
-            }
-            Event::Start(Tag::Item) => items.push(Item {
-                link: None,
-                in_link: false,
-                link_done: false,
-                tail: String::new(),
-                line: line_of(range.start),
-            }),
-            Event::End(TagEnd::Item) => {
-                let Some(item) = items.pop() else { continue };
-                let (Some(section), false) = (current.as_mut(), skipping) else {
-                    continue;
-                };
-                if let Some((title, url)) = item.link
-                    && !url.starts_with('#')
-                    && !title.trim().is_empty()
-                {
-                    section
-                        .entries
-                        .push(entry(&title, &url, &item.tail, item.line, section));
-                }
-            }
-            Event::Start(Tag::Link { dest_url, .. }) => {
-                if let Some(item) = items.last_mut()
-                    && item.link.is_none()
-                {
-                    item.link = Some((String::new(), dest_url.to_string()));
-                    item.in_link = true;
-                }
-            }
-            Event::End(TagEnd::Link) => {
-                if let Some(item) = items.last_mut()
-                    && item.in_link
-                {
-                    item.in_link = false;
-                    item.link_done = true;
-                }
-            }
-            Event::Text(text) | Event::Code(text) => {
-                if let Some((_, h)) = heading.as_mut() {
-                    h.push_str(&text);
-                } else if let Some(item) = items.last_mut() {
-                    if item.in_link {
-                        if let Some((title, _)) = item.link.as_mut() {
-                            title.push_str(&text);
-                        }
-                    } else if item.link_done {
-                        item.tail.push_str(&text);
-                    }
-                }
-            }
-            Event::SoftBreak | Event::HardBreak => {
-                if let Some(item) = items.last_mut()
-                    && item.link_done
-                {
-                    item.tail.push(' ');
-                }
-            }
-            _ => {}
+impl Item {
+    fn new(line: usize) -> Item {
+        Item {
+            link: None,
+            in_link: false,
+            link_done: false,
+            tail: String::new(),
+            line,
         }
     }
-    flush(&mut list, current.take());
-    list
+
+    /// Only the first link counts; later ones are read as plain text.
+    fn start_link(&mut self, url: &str) {
+        if self.link.is_none() {
+            self.link = Some((String::new(), url.to_string()));
+            self.in_link = true;
+        }
+    }
+
+    fn end_link(&mut self) {
+        if self.in_link {
+            self.in_link = false;
+            self.link_done = true;
+        }
+    }
+
+    /// Text inside the first link is its title; text before it is ignored.
+    fn text(&mut self, text: &str) {
+        if self.in_link {
+            if let Some((title, _)) = self.link.as_mut() {
+                title.push_str(text);
+            }
+        } else if self.link_done {
+            self.tail.push_str(text);
+        }
+    }
+
+    fn line_break(&mut self) {
+        if self.link_done {
+            self.tail.push(' ');
+        }
+    }
 }
 
 fn flush(list: &mut ImportedList, section: Option<ImportedSection>) {

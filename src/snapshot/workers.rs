@@ -1,0 +1,274 @@
+//! The import's pipeline: this thread reads the snapshot in blocks of whole
+//! lines, and worker threads parse, filter and index them. What each worker
+//! did comes back as a [`Batch`], which the import adds up.
+
+use std::io::Read;
+use std::path::Path;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::mpsc::{Receiver, SyncSender};
+use std::thread::ScopedJoinHandle;
+use std::time::Instant;
+
+use indicatif::ProgressBar;
+
+use super::import::{Import, ImportReport};
+use super::record::parse_line;
+use crate::error::Error;
+use crate::index::{Fields, SeenWords};
+use crate::model::paper::PaperRecord;
+
+/// Reads `input` here in blocks of whole lines, which workers split,
+/// parse, filter and turn into documents; a bounded channel keeps memory
+/// bounded. Of several errors, the first worker's is returned (the reader's
+/// last).
+pub(super) fn index_records(
+    import: &Import,
+    input: Box<dyn Read>,
+    writer: &tantivy::IndexWriter,
+    fields: &Fields,
+    report: &mut ImportReport,
+    bar: &ProgressBar,
+) -> Result<Vec<Batch>, Error> {
+    let workers = std::thread::available_parallelism()
+        .map_or(2, |n| n.get())
+        .min(8);
+    let (sender, receiver) = std::sync::mpsc::sync_channel::<Block>(workers * 2);
+    let receiver = Mutex::new(receiver);
+    let shared = Workers {
+        import,
+        writer,
+        fields,
+        done: AtomicU64::new(0),
+    };
+    let outcomes: Vec<Result<Batch, Error>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..workers)
+            .map(|_| scope.spawn(|| shared.work(&receiver)))
+            .collect();
+        let read = read_blocks(
+            input,
+            &sender,
+            &import.options.path,
+            report,
+            &shared.done,
+            bar,
+            &import.started,
+        );
+        drop(sender);
+        let mut outcomes = join(handles);
+        if let Err(e) = read {
+            outcomes.push(Err(e));
+        }
+        outcomes
+    });
+    outcomes.into_iter().collect()
+}
+
+/// Bytes read per block: enough to keep a worker busy for a while, few
+/// enough that the channel holds little.
+const BLOCK_BYTES: usize = 1 << 20;
+
+/// Whole lines, and the block's place in the file.
+type Block = (usize, Vec<u8>);
+
+/// What one worker did.
+#[derive(Default)]
+pub(super) struct Batch {
+    pub(super) indexed: u64,
+    pub(super) filtered: u64,
+    /// (block, line within the block, reason) of malformed lines.
+    pub(super) malformed: Vec<(usize, u64, String)>,
+    /// (block, lines in it) of every block this worker read.
+    lines: Vec<(usize, u64)>,
+    /// Records of catalog entries, merged into the cache afterwards.
+    pub(super) merged: Vec<PaperRecord>,
+}
+
+/// The number of the first line of each block, and after them one more
+/// than the number of lines.
+pub(super) fn first_lines(batches: &[Batch]) -> Vec<u64> {
+    let mut counts: Vec<(usize, u64)> = batches
+        .iter()
+        .flat_map(|b| b.lines.iter().copied())
+        .collect();
+    counts.sort_unstable();
+    let mut first = Vec::with_capacity(counts.len() + 1);
+    let mut next = 1;
+    for (_, count) in counts {
+        first.push(next);
+        next += count;
+    }
+    first.push(next);
+    first
+}
+
+/// Reads `input` in blocks that end at a line break (or the end), so that
+/// no line is copied on its own.
+fn read_blocks(
+    mut input: Box<dyn Read>,
+    sender: &SyncSender<Block>,
+    path: &Path,
+    report: &mut ImportReport,
+    done: &AtomicU64,
+    bar: &ProgressBar,
+    started: &Instant,
+) -> Result<(), Error> {
+    let mut pending: Vec<u8> = Vec::with_capacity(BLOCK_BYTES);
+    let mut index = 0;
+    loop {
+        let read = (&mut input)
+            .take(BLOCK_BYTES as u64)
+            .read_to_end(&mut pending)
+            .map_err(|e| Error::io(path, e))?;
+        report.bytes += read as u64;
+        let end = if read == 0 {
+            pending.len()
+        } else {
+            // A line longer than a block makes the block longer.
+            match memchr::memrchr(b'\n', &pending) {
+                Some(at) if pending.len() >= BLOCK_BYTES => at + 1,
+                _ => continue,
+            }
+        };
+        if end == 0 {
+            return Ok(());
+        }
+        let rest = pending.split_off(end);
+        let block = std::mem::replace(&mut pending, rest);
+        pending.reserve(BLOCK_BYTES);
+        // A closed channel means the workers stopped on an error.
+        if sender.send((index, block)).is_err() {
+            return Ok(());
+        }
+        index += 1;
+        let records = done.load(Ordering::Relaxed);
+        bar.set_message(format!(
+            "{records} records, {:.0}/s",
+            records as f64 / started.elapsed().as_secs_f64()
+        ));
+        if read == 0 {
+            return Ok(());
+        }
+    }
+}
+
+/// What every worker reads, and the count they share.
+struct Workers<'a> {
+    import: &'a Import<'a>,
+    writer: &'a tantivy::IndexWriter,
+    fields: &'a Fields,
+    /// Records indexed so far, for the progress bar.
+    done: AtomicU64,
+}
+
+impl Workers<'_> {
+    /// One worker: indexes blocks until the reader closes the channel.
+    fn work(&self, receiver: &Mutex<Receiver<Block>>) -> Result<Batch, Error> {
+        let mut out = Batch::default();
+        let mut seen = SeenWords::default();
+        while let Some((block, bytes)) = next_block(receiver)? {
+            let indexed_before = out.indexed;
+            let count = self.index_block(block, &bytes, &mut out, &mut seen)?;
+            out.lines.push((block, count));
+            self.done
+                .fetch_add(out.indexed - indexed_before, Ordering::Relaxed);
+        }
+        Ok(out)
+    }
+
+    /// Indexes the lines of block number `block`; returns how many it has.
+    fn index_block(
+        &self,
+        block: usize,
+        bytes: &[u8],
+        out: &mut Batch,
+        seen: &mut SeenWords,
+    ) -> Result<u64, Error> {
+        let body = bytes.strip_suffix(b"\n").unwrap_or(bytes);
+        let mut count = 0;
+        for (offset, line) in lines(body).enumerate() {
+            count += 1;
+            self.index_line(line, (block, offset as u64), out, seen)?;
+        }
+        Ok(count)
+    }
+
+    /// Indexes one line's record, or counts it as merged, filtered out or
+    /// malformed (`at`: its block and its line in the block).
+    fn index_line(
+        &self,
+        line: &[u8],
+        at: (usize, u64),
+        out: &mut Batch,
+        seen: &mut SeenWords,
+    ) -> Result<(), Error> {
+        // Valid UTF-8 is the rule: checked fast, repaired only if not.
+        let text = match std::str::from_utf8(line) {
+            Ok(text) => std::borrow::Cow::Borrowed(text),
+            Err(_) => String::from_utf8_lossy(line),
+        };
+        if text.trim().is_empty() {
+            return Ok(());
+        }
+        let parsed = match parse_line(&text) {
+            Ok(parsed) => parsed,
+            Err(reason) => {
+                out.malformed.push((at.0, at.1, reason));
+                return Ok(());
+            }
+        };
+        let record = &parsed.record;
+        if record
+            .arxiv
+            .as_ref()
+            .is_some_and(|id| self.import.by_arxiv.contains_key(id))
+        {
+            out.merged.push(parsed.record);
+            return Ok(());
+        }
+        if !self.import.options.keeps(record) {
+            out.filtered += 1;
+            return Ok(());
+        }
+        // Imported records are deleted all together or not at all, so
+        // each word needs writing to the typo dictionary only once.
+        self.writer.add_document(parsed.into_record().to_document(
+            self.fields,
+            &self.import.catalog.vocabulary,
+            Some(seen),
+        ))?;
+        out.indexed += 1;
+        Ok(())
+    }
+}
+
+/// The next block, or `None` once the reader has closed the channel.
+fn next_block(receiver: &Mutex<Receiver<Block>>) -> Result<Option<Block>, Error> {
+    let receiver = receiver
+        .lock()
+        .map_err(|_| Error::Index("import channel poisoned".into()))?;
+    Ok(receiver.recv().ok())
+}
+
+/// Each worker's outcome, in order; a panic is an error like any other.
+fn join(handles: Vec<ScopedJoinHandle<'_, Result<Batch, Error>>>) -> Vec<Result<Batch, Error>> {
+    handles
+        .into_iter()
+        .map(|h| {
+            h.join()
+                .unwrap_or_else(|_| Err(Error::Index("an import worker panicked".into())))
+        })
+        .collect()
+}
+
+/// The lines of `body`, found by a vectorized search for line breaks.
+fn lines(body: &[u8]) -> impl Iterator<Item = &[u8]> {
+    let mut start = 0;
+    memchr::memchr_iter(b'\n', body)
+        .chain(std::iter::once(body.len()))
+        .map(move |end| {
+            let line = &body[start..end];
+            start = end + 1;
+            line
+        })
+}

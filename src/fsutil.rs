@@ -13,11 +13,32 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), Error> {
         .filter(|p| !p.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
     std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
-    let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(|e| Error::io(dir, e))?;
+    let mut tmp = temporary_file()
+        .tempfile_in(dir)
+        .map_err(|e| Error::io(dir, e))?;
+    // A replaced file keeps its mode (a shared index stays readable by all).
+    if let Ok(existing) = std::fs::metadata(path) {
+        tmp.as_file()
+            .set_permissions(existing.permissions())
+            .map_err(|e| Error::io(path, e))?;
+    }
     tmp.write_all(bytes).map_err(|e| Error::io(path, e))?;
     tmp.as_file().sync_all().map_err(|e| Error::io(path, e))?;
     tmp.persist(path).map_err(|e| Error::io(path, e.error))?;
     Ok(())
+}
+
+/// A temporary file that becomes a new file as any other would: read-write
+/// for all, less the umask (the 0600 of a temporary file would lock other
+/// users out of a shared index).
+fn temporary_file() -> tempfile::Builder<'static, 'static> {
+    let mut builder = tempfile::Builder::new();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        builder.permissions(std::fs::Permissions::from_mode(0o666));
+    }
+    builder
 }
 
 /// The bytes of every file below `path` (0 where it cannot be read).
@@ -32,4 +53,41 @@ pub fn dir_size(path: &Path) -> u64 {
             _ => e.metadata().map_or(0, |m| m.len()),
         })
         .sum()
+}
+
+#[cfg(all(test, unix))]
+mod tests {
+    use std::os::unix::fs::PermissionsExt;
+
+    use super::write_atomic;
+
+    fn mode(path: &std::path::Path) -> u32 {
+        std::fs::metadata(path).unwrap().permissions().mode() & 0o777
+    }
+
+    #[test]
+    fn a_new_file_is_readable_by_others_as_the_umask_allows() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("CURRENT");
+        write_atomic(&path, b"gen-1\n").unwrap();
+        // Whatever the umask, not the 0600 of a temporary file (unless the
+        // umask itself says 077).
+        let expected = {
+            let probe = dir.path().join("probe");
+            std::fs::write(&probe, b"").unwrap();
+            mode(&probe)
+        };
+        assert_eq!(mode(&path), expected);
+    }
+
+    #[test]
+    fn a_replaced_file_keeps_its_mode() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("metadata.json");
+        std::fs::write(&path, b"{}").unwrap();
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o640)).unwrap();
+        write_atomic(&path, b"{\"entries\": {}}").unwrap();
+        assert_eq!(mode(&path), 0o640);
+        assert_eq!(std::fs::read(&path).unwrap(), b"{\"entries\": {}}");
+    }
 }

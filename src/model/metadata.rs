@@ -88,6 +88,10 @@ pub struct CachedEntry {
     /// When a source last said it has no such paper; asked again later.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub not_found: BTreeMap<Source, String>,
+    /// Fields this build does not know (a curator's annotations, a newer
+    /// build's data), kept as they are through every rewrite.
+    #[serde(flatten)]
+    pub other: BTreeMap<String, serde_json::Value>,
 }
 
 /// Which source is preferred for a field: arXiv's metadata (CC0) for text,
@@ -201,6 +205,9 @@ pub(crate) enum IdKind {
 pub struct Cache {
     pub version: u32,
     pub entries: BTreeMap<String, CachedEntry>,
+    /// Top-level fields this build does not know, kept.
+    #[serde(flatten)]
+    pub other: BTreeMap<String, serde_json::Value>,
 }
 
 impl Default for Cache {
@@ -208,6 +215,7 @@ impl Default for Cache {
         Cache {
             version: FORMAT_VERSION,
             entries: BTreeMap::new(),
+            other: BTreeMap::new(),
         }
     }
 }
@@ -266,6 +274,25 @@ impl Cache {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn fields_this_build_does_not_know_survive_a_rewrite() {
+        let text = r#"{
+  "curator": "kept",
+  "entries": {
+    "wobble-2021": {
+      "title": { "value": "Wobble", "source": "arxiv" },
+      "reviewed": { "by": "someone", "ok": true }
+    }
+  },
+  "version": 1
+}
+"#;
+        let cache = Cache::parse(text, Path::new("metadata.json")).unwrap();
+        let again: serde_json::Value = serde_json::from_str(&cache.to_json()).unwrap();
+        let original: serde_json::Value = serde_json::from_str(text).unwrap();
+        assert_eq!(again, original);
+    }
+
     use super::*;
     use crate::model::paper::PaperRecord;
 

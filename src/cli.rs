@@ -240,6 +240,10 @@ pub struct ImportArgs {
     /// Only snapshot records first submitted in this year or later
     #[arg(long, value_name = "YEAR", requires = "arxiv_snapshot")]
     pub since: Option<i64>,
+    /// Replace the imported records even when the snapshot yields none
+    /// (an empty or wholly malformed file is refused otherwise)
+    #[arg(long, requires = "arxiv_snapshot")]
+    pub allow_empty: bool,
 }
 
 #[derive(Debug, Args)]

@@ -877,3 +877,47 @@ fn a_shorter_listing_is_the_start_of_a_longer_one() {
         assert_eq!(shorter, five[..n], "-n {n}");
     }
 }
+
+/// The ids of the imported records a listing finds.
+fn imported_ids(fixture: &Fixture) -> Vec<String> {
+    search_ids(fixture, &["--collection", "arxiv"])
+}
+
+#[test]
+fn an_empty_snapshot_is_refused_and_the_imported_records_stay() {
+    let fixture = imported();
+    let before = imported_ids(&fixture);
+    assert_eq!(before.len(), 3);
+    std::fs::write(fixture.dir.path().join("empty.jsonl"), "").unwrap();
+    fixture
+        .run(["import", "--arxiv-snapshot", "empty.jsonl"])
+        .code(2)
+        .stdout_is("")
+        .stderr_is("distml-search: error: empty.jsonl: no record imported (0 lines, 0 malformed, 0 filtered out); the index keeps its 3 imported records (pass --allow-empty to replace them with none)\n");
+    assert_eq!(imported_ids(&fixture), before);
+}
+
+#[test]
+fn a_wholly_malformed_snapshot_is_refused_too() {
+    let fixture = imported();
+    std::fs::write(
+        fixture.dir.path().join("bad.jsonl"),
+        "not json\n{\"id\": 3}\n",
+    )
+    .unwrap();
+    fixture
+        .run(["import", "--arxiv-snapshot", "bad.jsonl"])
+        .code(2)
+        .stderr_has("no record imported (2 lines, 2 malformed, 0 filtered out)");
+    assert_eq!(imported_ids(&fixture).len(), 3);
+}
+
+#[test]
+fn allow_empty_replaces_the_imported_records_with_none() {
+    let fixture = imported();
+    std::fs::write(fixture.dir.path().join("empty.jsonl"), "").unwrap();
+    fixture
+        .run(["import", "--arxiv-snapshot", "empty.jsonl", "--allow-empty"])
+        .success();
+    assert!(imported_ids(&fixture).is_empty());
+}

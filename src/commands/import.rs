@@ -101,6 +101,7 @@ fn run_snapshot(
         path: path.to_path_buf(),
         categories: args.categories.clone(),
         since: args.since,
+        allow_empty: args.allow_empty,
     };
     let cache_dir = locations.catalog_dir().ok();
     let report = import_snapshot(

@@ -27,6 +27,8 @@ pub struct ImportOptions {
     pub categories: Vec<String>,
     /// Keep records whose first version is from this year or later.
     pub since: Option<i64>,
+    /// Replace the imported records even if this import keeps none.
+    pub allow_empty: bool,
 }
 
 #[derive(Debug, Default)]
@@ -92,6 +94,12 @@ pub fn import_snapshot(
             "another index rebuild is running; waiting for it to finish",
         )
     })?;
+    // What an import that keeps nothing would throw away.
+    let before = dir
+        .open()
+        .ok()
+        .flatten()
+        .map_or(0, |open| open.imported_records());
     let by_arxiv = entries_by_arxiv(catalog, cache);
     let (input, bar) = open_snapshot(&options.path)?;
     let generation = dir.new_generation(&lock)?;
@@ -104,6 +112,7 @@ pub fn import_snapshot(
     let result = import.write_generation(&generation, input, &bar, cache, cache_dir, index_inputs);
     bar.finish_and_clear();
     // Searches see the new generation only once it is complete.
+    let result = result.and_then(|report| keeps_something(report, before, options));
     match result {
         Ok(report) => {
             dir.publish(&generation, &lock)?;
@@ -114,6 +123,25 @@ pub fn import_snapshot(
             Err(e)
         }
     }
+}
+
+/// An empty input, or one whose every line is malformed or filtered out,
+/// would replace the imported records with none: refused, unless asked.
+fn keeps_something(
+    report: ImportReport,
+    before: u64,
+    options: &ImportOptions,
+) -> Result<ImportReport, Error> {
+    if report.indexed > 0 || before == 0 || options.allow_empty {
+        return Ok(report);
+    }
+    Err(Error::Usage(format!(
+        "{}: no record imported ({} lines, {} malformed, {} filtered out); the index keeps its {before} imported records (pass --allow-empty to replace them with none)",
+        options.path.display(),
+        report.lines,
+        report.malformed_count,
+        report.filtered
+    )))
 }
 
 /// The arXiv id of every catalog entry that has one (its own, or one a

@@ -135,7 +135,7 @@ fn bibtex_entries_are_whole_and_braced() {
   url           = {https://arxiv.org/abs/1412.99990},
 }
 
-@misc{gizmo,
+@software{gizmo,
   title         = {Gizmo: A {Make-Believe} Trainer},
   url           = {https://example.org/gizmo},
 }

@@ -1,0 +1,65 @@
+//! Small faults in the documentation, messages and outputs, one behaviour a
+//! test, on fictional fixtures (and the repository's README and catalog
+//! where the README's promises are the subject).
+
+mod common;
+
+use std::path::Path;
+use std::process::Command;
+
+use common::{BIN, Cmd, Fixture, MOE, TAGS};
+use serde_json::json;
+
+const ROOT: &str = env!("CARGO_MANIFEST_DIR");
+
+fn readme() -> String {
+    std::fs::read_to_string(Path::new(ROOT).join("README.md")).unwrap()
+}
+
+/// The lines of the README's first fenced block that opens with `fence`.
+fn block_after(text: &str, fence: &str, after: &str) -> Vec<String> {
+    let rest = &text[text.find(after).expect(after)..];
+    let start = rest.find(fence).expect(fence) + fence.len();
+    let body = &rest[start..];
+    let end = body.find("\n```").unwrap();
+    body[..end]
+        .trim_start_matches('\n')
+        .lines()
+        .map(str::to_string)
+        .collect()
+}
+
+// BibTeX
+
+#[test]
+fn a_project_is_software_keyed_by_its_id() {
+    Fixture::new()
+        .run(["search", "--format", "bibtex", "-n", "1", "megatron"])
+        .success()
+        .stdout_is(
+            "@software{megatron-lm,
+  title         = {{Megatron-LM}: Ongoing Research Training Transformer Models at Scale},
+  url           = {https://github.com/NVIDIA/Megatron-LM},
+}
+",
+        );
+}
+
+#[test]
+fn a_known_venue_is_named_in_full() {
+    Fixture::with_files(&[("tags.toml", TAGS), ("moe.toml", MOE)])
+        .run(["search", "--format", "bibtex", "fastermoe"])
+        .success()
+        .stdout_is(
+            "@inproceedings{he2022fastermoe,
+  title         = {{FasterMoE}: modeling and optimizing training of large-scale dynamic pre-trained models},
+  author        = {Jiaao He and others},
+  booktitle     = {ACM SIGPLAN Symposium on Principles and Practice of Parallel Programming (PPoPP)},
+  year          = {2022},
+  doi           = {10.1145/3503221.3508418},
+  url           = {https://dl.acm.org/doi/abs/10.1145/3503221.3508418},
+}
+",
+        );
+}
+

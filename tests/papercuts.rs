@@ -63,3 +63,47 @@ fn a_known_venue_is_named_in_full() {
         );
 }
 
+// Snippets
+
+const ALIASED: &str = r#"[[tag]]
+id = "pipeline-parallelism"
+label = "Pipeline parallelism"
+category = "parallelism"
+description = "Layers split into stages that stream micro-batches."
+aliases = ["pipeline bubble", "one-forward-one-backward"]
+"#;
+
+const BUBBLES: &str = r#"[section]
+name = "Invented Systems"
+order = 1
+
+[[entry]]
+id = "froth-2022"
+kind = "paper"
+title = "Froth: Imaginary Stages"
+url = "https://example.org/froth"
+authors = ["Ada Example"]
+venue = "FICT"
+year = 2022
+tags = ["pipeline-parallelism"]
+note = "Shrinks the pipeline bubble of pretend stages by starting each backward pass early."
+"#;
+
+#[test]
+fn snippets_highlight_only_the_typed_words_not_an_alias_spelling() {
+    let run = Fixture::with_files(&[("tags.toml", ALIASED), ("invented.toml", BUBBLES)])
+        .run(["search", "--json", "pipeline bubble"])
+        .success();
+    let hits = run.json_lines();
+    assert_eq!(hits.len(), 1);
+    // "pipeline" and "bubble", not "backward" (only in the alias).
+    assert_eq!(hits[0]["highlights"], json!([[12, 20], [21, 27]]));
+}
+
+#[test]
+fn snippets_still_highlight_a_repaired_typo() {
+    let run = Fixture::with_files(&[("tags.toml", ALIASED), ("invented.toml", BUBBLES)])
+        .run(["search", "--json", "shrinks bubbel"])
+        .success();
+    assert_eq!(run.json_lines()[0]["highlights"], json!([[0, 7], [21, 27]]));
+}

@@ -97,15 +97,17 @@ fn execute(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> Result<i32, Er
     }
 }
 
-/// Colour when asked, or on a terminal unless `NO_COLOR` is set; the width of
-/// `$COLUMNS`, else of the terminal, else 80.
+/// Colour when asked, or on a terminal unless `NO_COLOR` is set or `TERM`
+/// is `dumb` (a terminal that cannot show escape codes, as ripgrep decides);
+/// the width of `$COLUMNS`, else of the terminal, else 80.
 fn style(choice: cli::ColorChoice) -> render::Style {
     use std::io::IsTerminal;
     let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+    let dumb = std::env::var_os("TERM").is_some_and(|t| t == "dumb");
     let color = match choice {
         cli::ColorChoice::Always => true,
         cli::ColorChoice::Never => false,
-        cli::ColorChoice::Auto => !no_color && std::io::stdout().is_terminal(),
+        cli::ColorChoice::Auto => !no_color && !dumb && std::io::stdout().is_terminal(),
     };
     let terminal = || terminal_size::terminal_size().map(|(width, _)| usize::from(width.0));
     let width = std::env::var("COLUMNS")

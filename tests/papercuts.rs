@@ -29,6 +29,37 @@ fn block_after(text: &str, fence: &str, after: &str) -> Vec<String> {
         .collect()
 }
 
+// Colour
+
+/// `cmd` on a pseudo-terminal (`script`), so that `--color auto` sees one;
+/// what it printed.
+fn on_terminal(fixture: &Fixture, term: &str, args: &str) -> String {
+    let output = Command::new("script")
+        .args(["-qec", &format!("{BIN} {args}"), "/dev/null"])
+        .current_dir(fixture.dir.path())
+        .env_remove("NO_COLOR")
+        .env_remove("DISTML_CATALOG")
+        .env_remove("DISTML_INDEX")
+        .env("DISTML_OFFLINE", "1")
+        .env("TERM", term)
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{output:?}");
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+#[test]
+fn a_dumb_terminal_gets_no_colour() {
+    let fixture = Fixture::invented();
+    // The pseudo-terminal is one: with a terminal that can, there is colour.
+    assert!(on_terminal(&fixture, "xterm", "--color auto search pretend").contains('\x1b'));
+    let dumb = on_terminal(&fixture, "dumb", "--color auto search pretend");
+    assert!(
+        dumb.contains("Wobble") && !dumb.contains('\x1b'),
+        "{dumb:?}"
+    );
+}
+
 // BibTeX
 
 #[test]

@@ -72,7 +72,7 @@ fn execute(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> Result<i32, Er
         }
         Command::Show(args) => commands::show::run(&locations, &args, style, out).map(|()| EXIT_OK),
         Command::List(args) => commands::list::run(&locations, &args, style, out, err).map(found),
-        Command::Stats => commands::stats::run(&locations, out).map(|()| EXIT_OK),
+        Command::Stats(args) => commands::stats::run(&locations, &args, out).map(|()| EXIT_OK),
         Command::Check => Ok(if commands::check::run(&locations, out, err)? {
             EXIT_OK
         } else {
@@ -117,6 +117,8 @@ fn style(choice: cli::ColorChoice) -> render::Style {
         .unwrap_or(80);
     render::Style {
         color,
-        width: usize::clamp(width, 40, 120),
+        // The whole width: listings use it; prose is kept narrower where it
+        // is wrapped (`Style::prose_width`).
+        width: width.max(40),
     }
 }

@@ -60,6 +60,264 @@ fn a_dumb_terminal_gets_no_colour() {
     );
 }
 
+// --limit
+
+#[test]
+fn a_limit_of_zero_is_refused() {
+    Fixture::new()
+        .run(["search", "-n", "0", "pipeline"])
+        .code(2)
+        .stdout_is("")
+        .stderr_has("invalid value '0' for '--limit <N>': 0 is not in 1..=10000");
+}
+
+#[test]
+fn a_limit_past_the_range_is_refused_not_overflowed() {
+    Fixture::new()
+        .run(["search", "--limit", "18446744073709551615", "pipeline"])
+        .code(2)
+        .stdout_is("")
+        .stderr_has(
+            "'18446744073709551615' for '--limit <N>': 18446744073709551615 is not in 1..=10000",
+        );
+}
+
+#[test]
+fn similar_refuses_a_limit_of_zero_too() {
+    Fixture::new()
+        .run(["similar", "-n", "0", "gpipe-2019"])
+        .code(2)
+        .stderr_has("0 is not in 1..=10000");
+}
+
+// No results: a hint for each cause
+
+#[test]
+fn a_filter_that_excludes_every_match_is_named() {
+    Fixture::new()
+        .run(["search", "pipeline", "--year", "2030"])
+        .code(1)
+        .stdout_is("")
+        .stderr_is("no results for \"pipeline\": --year excludes every match; loosen it\n");
+}
+
+#[test]
+fn filters_that_each_exclude_every_match_are_all_named() {
+    Fixture::new()
+        .run(["search", "pipeline", "--year", "2019", "--kind", "project"])
+        .code(1)
+        .stderr_is(
+            "no results for \"pipeline\": --year, --kind each exclude every match; loosen one of them\n",
+        );
+}
+
+#[test]
+fn filters_alone_that_match_nothing_are_named() {
+    Fixture::new()
+        .run(["search", "--year", "2030"])
+        .code(1)
+        .stderr_is("no entries match the filters: --year excludes every match; loosen it\n");
+}
+
+#[test]
+fn a_one_word_query_that_finds_nothing_gets_a_spelling_hint() {
+    Fixture::new().run(["search", "zqxjkv"]).code(1).stderr_is(
+        "no results for \"zqxjkv\": check its spelling, or try the technique's common name\n",
+    );
+}
+
+// Unknown ids
+
+#[test]
+fn show_of_an_unknown_id_suggests_the_closest_ids() {
+    Fixture::new()
+        .run(["show", "gpipe"])
+        .code(2)
+        .stdout_is("")
+        .stderr_is("distml-search: error: no entry with id `gpipe`: did you mean `gpipe-2019`?\n");
+}
+
+#[test]
+fn similar_of_an_unknown_id_says_the_same_as_show() {
+    Fixture::new()
+        .run(["similar", "gpipe"])
+        .code(2)
+        .stdout_is("")
+        .stderr_is("distml-search: error: no entry with id `gpipe`: did you mean `gpipe-2019`?\n");
+}
+
+// list
+
+#[test]
+fn list_takes_a_limit() {
+    Fixture::invented()
+        .run(["list", "-n", "1"])
+        .success()
+        .stdout_is(
+            "wobble-2021  Wobble: Pretend Pipelines for Imaginary Accelerators
+             Ada Example et al. · FICT 2021 · Invented Systems
+",
+        );
+}
+
+#[test]
+fn list_prints_bibtex() {
+    Fixture::invented()
+        .run(["list", "--format", "bibtex", "-n", "1"])
+        .success()
+        .stdout_is(
+            "@inproceedings{example2021wobble,
+  title         = {Wobble: Pretend Pipelines for Imaginary Accelerators},
+  author        = {Ada Example and Bob Placeholder},
+  booktitle     = {FICT},
+  year          = {2021},
+  eprint        = {1412.99990},
+  archiveprefix = {arXiv},
+  url           = {https://arxiv.org/abs/1412.99990},
+}
+",
+        );
+}
+
+#[test]
+fn list_format_json_is_list_json() {
+    let fixture = Fixture::invented();
+    let json = fixture.run(["list", "--json"]).success();
+    fixture
+        .run(["list", "--format", "json"])
+        .success()
+        .stdout_is(json.stdout());
+}
+
+const LONG: &str = r#"[section]
+name = "Invented Systems"
+order = 1
+
+[[entry]]
+id = "a-very-long-identifier-for-an-invented-system-2022"
+kind = "paper"
+title = "Lengthy: A Title That Goes On and On Past Eighty Columns of Text, As Invented Titles Sometimes Do"
+url = "https://example.org/lengthy"
+authors = ["Ada Example"]
+venue = "FICT"
+year = 2022
+tags = ["pipeline-parallelism", "activation-recomputation", "mixture-of-experts", "collective-communication"]
+note = "An invented note that is long enough to need wrapping on any terminal, since it goes on describing pretend stages, pretend experts and pretend collectives for far more than one line of text."
+"#;
+
+#[test]
+fn list_uses_the_whole_width_of_a_wide_terminal() {
+    let fixture = Fixture::with_files(&[("tags.toml", TAGS), ("invented.toml", LONG)]);
+    fixture
+        .cmd()
+        .env("COLUMNS", "140")
+        .args(["list"])
+        .run()
+        .success()
+        .stdout_is(
+            "a-very-long-identifier-for-an-invented-system-2022
+    Lengthy: A Title That Goes On and On Past Eighty Columns of Text, As Invented Titles Sometimes Do
+    Ada Example · FICT 2022 · Invented Systems
+",
+        );
+}
+
+#[test]
+fn list_lines_fit_an_80_column_terminal_whatever_the_ids() {
+    let fixture = Fixture::with_files(&[("tags.toml", TAGS), ("invented.toml", LONG)]);
+    let run = fixture
+        .cmd()
+        .env("COLUMNS", "80")
+        .args(["list"])
+        .run()
+        .success();
+    let lines = run.stdout_lines();
+    assert_eq!(lines.len(), 3, "{lines:?}");
+    for line in lines {
+        assert!(line.chars().count() <= 80, "{line:?}");
+    }
+}
+
+// show
+
+#[test]
+fn show_wraps_tags_and_notes_to_the_width() {
+    let fixture = Fixture::with_files(&[("tags.toml", TAGS), ("invented.toml", LONG)]);
+    fixture
+        .cmd()
+        .env("COLUMNS", "60")
+        .args(["show", "a-very-long-identifier-for-an-invented-system-2022"])
+        .run()
+        .success()
+        .stdout_is(
+            "Lengthy: A Title That Goes On and On Past Eighty Columns of Text, As Invented Titles Sometimes Do
+  id        a-very-long-identifier-for-an-invented-system-2022
+  kind      paper
+  section   Invented Systems
+  authors   Ada Example  (as the list gives them)
+  venue     FICT
+  year      2022
+  url       https://example.org/lengthy
+  tags      pipeline-parallelism, activation-recomputation,
+            mixture-of-experts, collective-communication
+  note      An invented note that is long enough to need
+            wrapping on any terminal, since it goes on
+            describing pretend stages, pretend experts and
+            pretend collectives for far more than one line
+            of text.
+  defined   catalog: catalog/invented.toml:5:1
+
+  no abstract cached yet: run `distml-search index` with network access
+",
+        );
+}
+
+// stats --json
+
+#[test]
+fn stats_json_has_the_counts_stats_prints() {
+    let fixture = Fixture::invented();
+    let run = fixture.run(["stats", "--json"]).success();
+    let mut value = run.json();
+    let index = value["index"].take();
+    assert_eq!(index, json!({ "state": "missing" }));
+    assert_eq!(
+        value,
+        json!({
+            "entries": 3, "papers": 2, "projects": 1, "sections": 1, "tags": 4,
+            "metadata": { "abstracts": 0, "full_author_lists": 0, "arxiv_ids": 1, "dois": 1 },
+            "index": null,
+            "by_section": [{ "section": "Invented Systems", "entries": 3 }],
+            "by_tag": [
+                { "tag": "activation-recomputation", "entries": 1 },
+                { "tag": "collective-communication", "entries": 1 },
+                { "tag": "mixture-of-experts", "entries": 1 },
+                { "tag": "pipeline-parallelism", "entries": 1 },
+            ],
+            "by_year": [{ "year": 2021, "entries": 1 }, { "year": 2023, "entries": 1 }],
+            "by_venue": [{ "venue": "FICT", "entries": 1 }, { "venue": "FICTCONF", "entries": 1 }],
+        })
+    );
+}
+
+#[test]
+fn stats_json_describes_a_built_index() {
+    let fixture = Fixture::invented();
+    fixture.run(["index"]).success();
+    let run = fixture.run(["stats", "--json"]).success();
+    let index = &run.json()["index"];
+    assert_eq!(index["state"], "built");
+    assert_eq!(index["catalog"], 3);
+    assert_eq!(index["imported"], 0);
+    assert!(index["bytes"].as_u64().is_some_and(|b| b > 0), "{index}");
+    assert!(
+        index["path"]
+            .as_str()
+            .is_some_and(|p| p.starts_with("index")),
+        "{index}"
+    );
+}
+
 // BibTeX
 
 #[test]

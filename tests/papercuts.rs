@@ -146,6 +146,24 @@ fn similar_of_an_unknown_id_says_the_same_as_show() {
         .stderr_is("distml-search: error: no entry with id `gpipe`: did you mean `gpipe-2019`?\n");
 }
 
+// Counts in the singular
+
+#[test]
+fn a_dry_run_adding_one_entry_says_entry() {
+    let fixture = Fixture::new();
+    fixture.write(
+        "../list.md",
+        "## Pipeline Parallelism\n\n- [Quux: Imaginary Stages](https://example.org/quux) by Ada Example, FICT 2020\n",
+    );
+    fixture
+        .run(["import", "--dry-run", "list.md"])
+        .success()
+        .stdout_is(
+            "+ catalog/pipeline-parallelism.toml: quux-2020 (Quux: Imaginary Stages)\n\
+             would add 1 entry (0 new section files); 0 already in the catalog, unchanged\n",
+        );
+}
+
 // list
 
 #[test]
@@ -350,6 +368,41 @@ fn a_known_venue_is_named_in_full() {
 }
 ",
         );
+}
+
+// import --dry-run without a catalog folder
+
+#[test]
+fn a_dry_run_outside_a_catalog_folder_compares_with_the_built_in_catalog() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("list.md"),
+        "## Pipeline Parallelism\n\n\
+         - [GPipe: Efficient Training of Giant Neural Networks using Pipeline Parallelism](https://proceedings.neurips.cc/paper/2019/file/093f65e080a295f8076b1c5722a46aa2-Paper.pdf) by Yanping Huang et al., NeurIPS 2019\n\
+         - [Quux: Imaginary Stages](https://example.org/quux) by Ada Example, FICT 2020\n",
+    )
+    .unwrap();
+    let mut cmd = Cmd::bare()
+        .env_remove("DISTML_CATALOG")
+        .env_remove("DISTML_INDEX")
+        .env("HOME", dir.path())
+        .env("XDG_CACHE_HOME", dir.path().join("cache"))
+        .args(["import", "--dry-run", "list.md"])
+        .into_command();
+    let output = cmd.current_dir(dir.path()).output().unwrap();
+    assert_eq!(String::from_utf8_lossy(&output.stderr), "", "{output:?}");
+    assert_eq!(
+        String::from_utf8_lossy(&output.stdout),
+        "+ <built-in>/pipeline-parallelism.toml: quux-2020 (Quux: Imaginary Stages)\n\
+         would add 1 entry (0 new section files); 1 already in the catalog, unchanged\n"
+    );
+    assert!(output.status.success());
+    let left: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name())
+        .collect();
+    assert_eq!(left, ["list.md"], "a dry run writes nothing");
 }
 
 // Snippets

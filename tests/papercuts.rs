@@ -29,6 +29,85 @@ fn block_after(text: &str, fence: &str, after: &str) -> Vec<String> {
         .collect()
 }
 
+// README and Cargo.toml
+
+#[test]
+fn cargo_toml_declares_the_rust_version_that_edition_2024_needs() {
+    let manifest: toml::Table =
+        toml::from_str(&std::fs::read_to_string(Path::new(ROOT).join("Cargo.toml")).unwrap())
+            .unwrap();
+    let version = manifest["package"]["rust-version"].as_str();
+    let parts: Vec<u32> = version
+        .unwrap_or("0")
+        .split('.')
+        .map(|p| p.parse().unwrap())
+        .collect();
+    assert!(parts >= vec![1, 85], "rust-version {version:?}");
+}
+
+#[test]
+fn readme_says_what_the_first_release_build_costs() {
+    let quick_start = block_after(&readme(), "```sh", "## Quick start").join("\n");
+    let text = readme();
+    let prose = &text[text.find("## Quick start").unwrap()..text.find("## Searching").unwrap()];
+    assert!(quick_start.contains("cargo run --release"), "{quick_start}");
+    assert!(
+        prose.contains("6 minutes") && prose.contains("1.1 GB") && prose.contains("2 cores"),
+        "{prose}"
+    );
+}
+
+#[test]
+fn readme_install_lines_create_their_folders_first() {
+    let lines = block_after(&readme(), "```sh", "## Shell integration");
+    let mut made: Vec<String> = Vec::new();
+    for line in &lines {
+        if let Some(dirs) = line.strip_prefix("mkdir -p ") {
+            made.extend(dirs.split_whitespace().map(str::to_string));
+        } else if let Some((_, target)) = line.split_once(" > ") {
+            let dir = Path::new(target.trim()).parent().unwrap();
+            assert!(
+                made.iter().any(|m| Path::new(m) == dir),
+                "{line:?} writes into {dir:?}, which no `mkdir -p` before it makes"
+            );
+        }
+    }
+}
+
+/// The quick start's sample is what stdout shows (a search on the shipped
+/// catalog, 80 columns): its lines are stdout's first lines, and what goes
+/// to stderr is marked as such.
+#[test]
+fn readme_quick_start_sample_is_what_stdout_shows() {
+    let index = tempfile::tempdir().unwrap();
+    let run = Cmd::bare()
+        .env("NO_COLOR", "1")
+        .env("COLUMNS", "80")
+        .env("DISTML_OFFLINE", "1")
+        .args(["--catalog", &format!("{ROOT}/catalog"), "--index"])
+        .arg(index.path())
+        .args(["search", "pipeline bubble"])
+        .run()
+        .success();
+    let sample = block_after(&readme(), "```text", "## Quick start");
+    let (stderr, stdout): (Vec<&String>, Vec<&String>) =
+        sample.iter().partition(|l| l.starts_with("# stderr: "));
+    for line in &stderr {
+        let message = line.trim_start_matches("# stderr: ");
+        assert!(
+            run.stderr().contains(message),
+            "{message:?} is not on stderr"
+        );
+    }
+    let stdout: Vec<&str> = stdout
+        .iter()
+        .map(|l| l.as_str())
+        .take_while(|l| *l != "...")
+        .collect();
+    assert!(stdout.len() > 5, "{stdout:?}");
+    assert_eq!(stdout, run.stdout_lines()[..stdout.len()]);
+}
+
 // Colour
 
 /// `cmd` on a pseudo-terminal (`script`), so that `--color auto` sees one;

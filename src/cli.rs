@@ -53,7 +53,7 @@ pub enum Command {
     /// List entries, optionally filtered
     List(ListArgs),
     /// Counts by section, tag, year and venue, and metadata coverage
-    Stats,
+    Stats(StatsArgs),
     /// Validate the catalog and report every problem with file:line:column
     Check,
     /// Merge an awesome-list Markdown file into the catalog
@@ -190,12 +190,14 @@ pub struct SimilarArgs {
     pub output: HitsOutput,
 }
 
-/// How many hits, and how they are printed.
+/// How many hits, and how they are printed (`search`, `similar`, `list`).
 #[derive(Debug, Args)]
 pub struct HitsOutput {
-    /// How many results to show
-    #[arg(short = 'n', long, default_value_t = 10)]
-    pub limit: usize,
+    /// How many results to show, 1 to 10000 [default: 10; list: every entry]
+    // A range, so that 0 is refused rather than answered with nothing, and
+    // a huge number cannot overflow or reserve memory for that many hits.
+    #[arg(short = 'n', long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=MAX_LIMIT))]
+    pub limit: Option<u64>,
     /// Print JSON Lines (same as --format json)
     #[arg(long, conflicts_with = "format")]
     pub json: bool,
@@ -204,7 +206,16 @@ pub struct HitsOutput {
     pub format: Format,
 }
 
+/// The most results `--limit` takes.
+pub const MAX_LIMIT: u64 = 10_000;
+
 impl HitsOutput {
+    /// `--limit`, else `default`.
+    pub fn limit_or(&self, default: usize) -> usize {
+        // At most MAX_LIMIT, so it fits.
+        self.limit.map_or(default, |n| n as usize)
+    }
+
     /// The format asked for, `--json` included.
     pub fn format(&self) -> Format {
         if self.json { Format::Json } else { self.format }
@@ -215,7 +226,13 @@ impl HitsOutput {
 pub struct ListArgs {
     #[command(flatten)]
     pub filters: FilterArgs,
-    /// Print JSON Lines
+    #[command(flatten)]
+    pub output: HitsOutput,
+}
+
+#[derive(Debug, Args)]
+pub struct StatsArgs {
+    /// Print the counts as one JSON object
     #[arg(long)]
     pub json: bool,
 }

@@ -48,9 +48,79 @@ pub fn line(err: &mut dyn Write, text: impl Display) {
     let _ = writeln!(err, "{text}");
 }
 
+/// The one wording of an id that names no entry (`show`, `similar`), with
+/// the closest of `known` ids when some are close.
+pub fn unknown_id<'a>(id: &str, known: impl IntoIterator<Item = &'a str>) -> String {
+    let close = closest_ids(id, known);
+    let hint = match close.as_slice() {
+        [] => format!("find ids with `distml-search search {id}` or `distml-search list`"),
+        [one] => format!("did you mean `{one}`?"),
+        many => format!(
+            "did you mean one of {}?",
+            many.iter()
+                .map(|c| format!("`{c}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    };
+    format!("no entry with id `{id}`: {hint}")
+}
+
+/// Up to three ids: those that start with `id` (shortest first, as "gpipe"
+/// names "gpipe-2019"), then those a few edits away (nearest first).
+fn closest_ids<'a>(id: &str, known: impl IntoIterator<Item = &'a str>) -> Vec<&'a str> {
+    const SHOWN: usize = 3;
+    let typed = id.trim().to_lowercase();
+    if typed.is_empty() {
+        return Vec::new();
+    }
+    // Edits allowed grow with the length, as in typo repair: "zero-ofload"
+    // is one, but a short id two edits from another is another word.
+    let allowed = (typed.chars().count() / 4).clamp(1, 3);
+    let mut ranked: Vec<(usize, usize, &str)> = known
+        .into_iter()
+        .filter_map(|candidate| {
+            if candidate.starts_with(&typed) {
+                return Some((0, candidate.len(), candidate));
+            }
+            let distance = strsim::levenshtein(&typed, candidate);
+            (distance <= allowed).then_some((1, distance, candidate))
+        })
+        .collect();
+    ranked.sort();
+    ranked.dedup_by(|a, b| a.2 == b.2);
+    ranked.into_iter().take(SHOWN).map(|(_, _, c)| c).collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn unknown_ids_suggest_the_closest_ids() {
+        let known = [
+            "gpipe-2019",
+            "zero-offload-2021",
+            "zero-bubble-2024",
+            "alpa",
+        ];
+        assert_eq!(
+            unknown_id("gpipe", known),
+            "no entry with id `gpipe`: did you mean `gpipe-2019`?"
+        );
+        assert_eq!(
+            unknown_id("zero-ofload-2021", known),
+            "no entry with id `zero-ofload-2021`: did you mean `zero-offload-2021`?"
+        );
+        assert_eq!(
+            unknown_id("zero", known),
+            "no entry with id `zero`: did you mean one of `zero-bubble-2024`, `zero-offload-2021`?"
+        );
+        assert_eq!(
+            unknown_id("quantum", known),
+            "no entry with id `quantum`: find ids with `distml-search search quantum` or `distml-search list`"
+        );
+    }
 
     #[test]
     fn messages_are_one_inert_line() {

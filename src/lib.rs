@@ -72,7 +72,7 @@ fn execute(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> Result<i32, Er
         }
         Command::Show(args) => commands::show::run(&locations, &args, style, out).map(|()| EXIT_OK),
         Command::List(args) => commands::list::run(&locations, &args, style, out, err).map(found),
-        Command::Stats => commands::stats::run(&locations, out).map(|()| EXIT_OK),
+        Command::Stats(args) => commands::stats::run(&locations, &args, out).map(|()| EXIT_OK),
         Command::Check => Ok(if commands::check::run(&locations, out, err)? {
             EXIT_OK
         } else {
@@ -97,15 +97,17 @@ fn execute(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> Result<i32, Er
     }
 }
 
-/// Colour when asked, or on a terminal unless `NO_COLOR` is set; the width of
-/// `$COLUMNS`, else of the terminal, else 80.
+/// Colour when asked, or on a terminal unless `NO_COLOR` is set or `TERM`
+/// is `dumb` (a terminal that cannot show escape codes, as ripgrep decides);
+/// the width of `$COLUMNS`, else of the terminal, else 80.
 fn style(choice: cli::ColorChoice) -> render::Style {
     use std::io::IsTerminal;
     let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+    let dumb = std::env::var_os("TERM").is_some_and(|t| t == "dumb");
     let color = match choice {
         cli::ColorChoice::Always => true,
         cli::ColorChoice::Never => false,
-        cli::ColorChoice::Auto => !no_color && std::io::stdout().is_terminal(),
+        cli::ColorChoice::Auto => !no_color && !dumb && std::io::stdout().is_terminal(),
     };
     let terminal = || terminal_size::terminal_size().map(|(width, _)| usize::from(width.0));
     let width = std::env::var("COLUMNS")
@@ -115,6 +117,8 @@ fn style(choice: cli::ColorChoice) -> render::Style {
         .unwrap_or(80);
     render::Style {
         color,
-        width: usize::clamp(width, 40, 120),
+        // The whole width: listings use it; prose is kept narrower where it
+        // is wrapped (`Style::prose_width`).
+        width: width.max(40),
     }
 }

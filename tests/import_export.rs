@@ -175,7 +175,7 @@ fn import_keeps_curated_entries_and_appends_new_ones() {
         .run(["import", "list.md"])
         .success()
         .stdout_is(&format!(
-            "{PLAN}added 6 entries (1 new section files); 2 already in the catalog, unchanged\n\
+            "{PLAN}added 6 entries (1 new section file); 2 already in the catalog, unchanged\n\
          new entries have no tags or note yet: curate them, then run `distml-search check`\n"
         ));
     let after = fixture.read("pipeline-parallelism.toml");
@@ -202,7 +202,7 @@ fn import_matches_existing_entries_by_title_too() {
         .run(["import", "--dry-run", "list.md"])
         .success()
         .stdout_is(&format!(
-            "{PLAN}would add 6 entries (1 new section files); 2 already in the catalog, unchanged\n"
+            "{PLAN}would add 6 entries (1 new section file); 2 already in the catalog, unchanged\n"
         ));
 }
 
@@ -212,7 +212,7 @@ fn dry_run_prints_the_plan() {
         .run(["import", "--dry-run", "list.md"])
         .success()
         .stdout_is(&format!(
-            "{PLAN}would add 6 entries (1 new section files); 2 already in the catalog, unchanged\n"
+            "{PLAN}would add 6 entries (1 new section file); 2 already in the catalog, unchanged\n"
         ));
 }
 

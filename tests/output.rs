@@ -135,7 +135,7 @@ fn bibtex_entries_are_whole_and_braced() {
   url           = {https://arxiv.org/abs/1412.99990},
 }
 
-@misc{gizmo,
+@software{gizmo,
   title         = {Gizmo: A {Make-Believe} Trainer},
   url           = {https://example.org/gizmo},
 }
@@ -182,15 +182,21 @@ fn the_terminal_listing_shows_each_hit_in_five_lines() {
 
 #[test]
 fn list_cuts_long_titles_to_the_width() {
-    Fixture::invented().run(["list"]).success().stdout_is(
-        "wobble-2021                  Wobble: Pretend Pipelines for Imaginary Accelerat…
-                              Ada Example et al. · FICT 2021 · Invented Systems
-snarkshard-2023              SnarkShard: Routing Make-Believe Experts
-                              Carol Sample et al. · FICTCONF 2023 · Invented Sy…
-gizmo                        Gizmo: A Make-Believe Trainer
-                              project · Invented Systems
+    Fixture::invented()
+        .cmd()
+        .env("COLUMNS", "60")
+        .args(["list"])
+        .run()
+        .success()
+        .stdout_is(
+            "wobble-2021      Wobble: Pretend Pipelines for Imaginary Ac…
+                 Ada Example et al. · FICT 2021 · Invented …
+snarkshard-2023  SnarkShard: Routing Make-Believe Experts
+                 Carol Sample et al. · FICTCONF 2023 · Inve…
+gizmo            Gizmo: A Make-Believe Trainer
+                 project · Invented Systems
 ",
-    );
+        );
 }
 
 #[test]
@@ -262,7 +268,7 @@ fn stats_counts_entries_metadata_and_the_index() {
     fixture.run(["index"]).success();
     let generation = &generations(&fixture.index())[0];
     fixture.run(["stats"]).success().stdout_is(&format!(
-        "3 entries: 2 papers, 1 projects, in 1 sections; 4 tags
+        "3 entries: 2 papers, 1 project, in 1 section; 4 tags
 metadata: abstracts 0/2 (0%), full author lists 0, arXiv ids 1, DOIs 1
 index: catalog 3, imported from arXiv 0; 0.0 MB in index/{generation}
 

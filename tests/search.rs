@@ -128,7 +128,7 @@ fn bibtex_braces_the_capitals_of_a_title() {
             "@inproceedings{huang2019gpipe,
   title         = {{GPipe}: Efficient Training of Giant Neural Networks using Pipeline Parallelism},
   author        = {Yanping Huang and others},
-  booktitle     = {NeurIPS},
+  booktitle     = {Advances in Neural Information Processing Systems (NeurIPS)},
   year          = {2019},
   url           = {https://proceedings.neurips.cc/paper/2019/file/gpipe-Paper.pdf},
 }
@@ -501,7 +501,8 @@ fn show_prints_the_entry_as_the_list_gives_it() {
   year      2019
   url       https://proceedings.neurips.cc/paper/2019/file/gpipe-Paper.pdf
   tags      pipeline-parallelism, activation-recomputation
-  note      Streams micro-batches through stages and recomputes activations in backward.
+  note      Streams micro-batches through stages and recomputes activations in
+            backward.
   defined   catalog: catalog/pipeline-parallelism.toml:6:1
 
   no abstract cached yet: run `distml-search index` with network access
@@ -541,7 +542,7 @@ fn stats_counts_entries_and_abstracts() {
     assert_eq!(
         lines[..2],
         [
-            "4 entries: 3 papers, 1 projects, in 3 sections; 4 tags",
+            "4 entries: 3 papers, 1 project, in 3 sections; 4 tags",
             "metadata: abstracts 0/3 (0%), full author lists 0, arXiv ids 1, DOIs 1",
         ]
     );

@@ -100,7 +100,7 @@ fn import_counts_what_it_imported_merged_and_skipped() {
     fixture()
         .run(["import", "--arxiv-snapshot", "snapshot.jsonl"])
         .success()
-        .stdout_has("imported 3 records (1 merged into catalog entries, 0 filtered out, 1 malformed lines skipped) from 5 lines")
+        .stdout_has("imported 3 records (1 merged into catalog entries, 0 filtered out, 1 malformed line skipped) from 5 lines")
         .stderr_has("snapshot.jsonl:4: skipped malformed record");
 }
 
@@ -531,7 +531,7 @@ fn a_gzipped_snapshot_is_filtered_by_category_and_date() {
             "2016",
         ])
         .success()
-        .stdout_has("imported 1 records (1 merged into catalog entries, 2 filtered out");
+        .stdout_has("imported 1 record (1 merged into catalog entries, 2 filtered out");
 }
 
 #[test]

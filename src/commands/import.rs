@@ -9,8 +9,8 @@ use crate::cli::ImportArgs;
 use crate::diagnostic;
 use crate::error::Error;
 use crate::index::IndexDir;
-use crate::locations::Locations;
-use crate::render::text::inert;
+use crate::locations::{CatalogSource, Locations, builtin_files};
+use crate::render::text::{count, inert};
 use crate::snapshot::{ImportOptions, import_snapshot};
 
 pub fn run(
@@ -27,7 +27,6 @@ pub fn run(
             "give a Markdown file, or --arxiv-snapshot FILE".into(),
         ));
     };
-    let dir = locations.catalog_dir()?;
     let markdown = read_input(file)?;
     let list = parse_list(&markdown);
     if list.entry_count() == 0 {
@@ -36,6 +35,18 @@ pub fn run(
             file.display()
         )));
     }
+    // A dry run writes nothing, so without a catalog folder it compares
+    // with the built-in catalog. Planning a merge reads the section files it
+    // would append to, so the built-in files are laid out in a temporary
+    // folder first, and shown by their built-in names.
+    let builtin_copy = match (&locations.catalog, args.dry_run) {
+        (CatalogSource::BuiltIn, true) => Some(builtin_copy()?),
+        _ => None,
+    };
+    let dir = match &builtin_copy {
+        Some(copy) => copy.path(),
+        None => locations.catalog_dir()?,
+    };
     // An import may start a catalog from nothing.
     let catalog = if dir.is_dir() {
         load_dir(dir)?.0
@@ -45,15 +56,30 @@ pub fn run(
     let merge = merge_import(dir, &catalog, &list)?;
     let report = &merge.report;
     let io = Error::output;
+    let shown = |path: &Path| match path.strip_prefix(dir) {
+        Ok(name) if builtin_copy.is_some() => Path::new("<built-in>").join(name),
+        _ => path.to_path_buf(),
+    };
     for (path, entry) in &report.added {
-        writeln!(out, "+ {}: {} ({})", path.display(), entry.id, entry.title).map_err(io)?;
+        writeln!(
+            out,
+            "+ {}: {} ({})",
+            shown(path).display(),
+            entry.id,
+            entry.title
+        )
+        .map_err(io)?;
     }
     let verb = if args.dry_run { "would add" } else { "added" };
     writeln!(
         out,
-        "{verb} {} entries ({} new section files); {} already in the catalog, unchanged",
-        report.added.len(),
-        report.new_files.len(),
+        "{verb} {} ({}); {} already in the catalog, unchanged",
+        count(report.added.len(), "entry", "entries"),
+        count(
+            report.new_files.len(),
+            "new section file",
+            "new section files"
+        ),
         report.unchanged
     )
     .map_err(io)?;
@@ -66,6 +92,17 @@ pub fn run(
         .map_err(io)?;
     }
     Ok(())
+}
+
+/// The built-in catalog's TOML files in a temporary folder.
+fn builtin_copy() -> Result<tempfile::TempDir, Error> {
+    let copy = tempfile::tempdir().map_err(|e| Error::io(std::env::temp_dir(), e))?;
+    for file in builtin_files() {
+        let name = file.path.file_name().unwrap_or_default();
+        let path = copy.path().join(name);
+        std::fs::write(&path, &file.text).map_err(|e| Error::io(&path, e))?;
+    }
+    Ok(copy)
 }
 
 fn read_input(path: &Path) -> Result<String, Error> {
@@ -124,12 +161,12 @@ fn run_snapshot(
     let size = crate::fsutil::dir_size(&locations.index);
     writeln!(
         out,
-        "imported {} records ({} merged into catalog entries, {} filtered out, {} malformed lines skipped) from {} lines in {:.1} s ({:.0} records/s); index {:.1} MB",
-        report.indexed,
+        "imported {} ({} merged into catalog entries, {} filtered out, {} skipped) from {} in {:.1} s ({:.0} records/s); index {:.1} MB",
+        count(report.indexed as usize, "record", "records"),
         report.merged,
         report.filtered,
-        report.malformed_count,
-        report.lines,
+        count(report.malformed_count as usize, "malformed line", "malformed lines"),
+        count(report.lines as usize, "line", "lines"),
         seconds,
         report.lines as f64 / seconds,
         size as f64 / 1e6

@@ -4,15 +4,14 @@ use std::io::Write;
 
 use super::ready_index;
 use super::search::{filters, search_catalog};
-use crate::cli::CollectionArg;
-use crate::cli::ListArgs;
+use crate::cli::{CollectionArg, Format, ListArgs};
 use crate::error::Error;
 use crate::locations::Locations;
-use crate::model::Collection;
-use crate::render::Style;
+use crate::model::{Collection, Record};
 use crate::render::json::record_value;
 use crate::render::table::byline;
 use crate::render::text::{inert, truncate};
+use crate::render::{Style, bibtex};
 use crate::search::{Filter, Origin, SearchRequest};
 
 /// Returns whether any entry was listed.
@@ -59,21 +58,52 @@ pub fn run(
     };
     let mut records: Vec<_> = outcome.hits.into_iter().map(|h| h.record).collect();
     records.sort_by_key(|r| order(&r.id));
-    for r in &records {
-        let line = if args.json {
-            record_value(r).to_string()
-        } else {
-            let id = format!("{:<28}", r.id);
-            let room = style.width.saturating_sub(30);
-            format!(
-                "{} {}\n{:30}{}",
-                style.bold(&id),
-                truncate(&inert(&r.title), room),
-                "",
-                style.dim(&truncate(&byline(r), room))
-            )
-        };
-        writeln!(out, "{line}").map_err(Error::output)?;
-    }
+    records.truncate(args.output.limit_or(records.len()));
+    let text = match args.output.format() {
+        Format::Table => table_lines(&records, &style),
+        Format::Json => records
+            .iter()
+            .map(|r| format!("{}\n", record_value(r)))
+            .collect(),
+        Format::Bibtex => records
+            .iter()
+            .map(bibtex::entry)
+            .collect::<Vec<_>>()
+            .join("\n"),
+    };
+    out.write_all(text.as_bytes()).map_err(Error::output)?;
     Ok(!records.is_empty())
+}
+
+/// Two lines an entry, id and title, then the byline under the title, all
+/// within the width. The id column fits the longest id of up to a third of
+/// the width; a longer id takes a line of its own.
+fn table_lines(records: &[Record], style: &Style) -> String {
+    const GAP: usize = 2;
+    let fits = style.width / 3;
+    let column = records
+        .iter()
+        .map(|r| r.id.chars().count())
+        .filter(|&n| n <= fits)
+        .max()
+        .unwrap_or(GAP)
+        + GAP;
+    let room = style.width.saturating_sub(column);
+    let mut text = String::new();
+    for r in records {
+        let id_len = r.id.chars().count();
+        let id = style.bold(&inert(&r.id));
+        if id_len + GAP > column {
+            text.push_str(&format!("{id}\n{:column$}", ""));
+        } else {
+            text.push_str(&format!("{id}{:pad$}", "", pad = column - id_len));
+        }
+        text.push_str(&format!(
+            "{}\n{:column$}{}\n",
+            truncate(&inert(&r.title), room),
+            "",
+            style.dim(&truncate(&byline(r), room))
+        ));
+    }
+    text
 }

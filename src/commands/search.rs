@@ -4,15 +4,19 @@ use std::io::Write;
 
 use super::ready_index;
 use crate::catalog::{Catalog, squash};
-use crate::cli::{FilterArgs, Format, SearchArgs, SimilarArgs};
+use crate::cli::{FilterArgs, Format, MAX_LIMIT, SearchArgs, SimilarArgs};
 use crate::diagnostic;
 use crate::error::Error;
 use crate::index::OpenIndex;
 use crate::locations::Locations;
+use crate::render::text::count;
 use crate::render::{Style, bibtex, json, table};
 use crate::search::{
     Boosts, Expansion, Filter, Hit, Origin, SearchOutcome, SearchRequest, search, similar,
 };
+
+/// Hits shown when `--limit` is not given.
+const DEFAULT_LIMIT: usize = 10;
 
 /// Returns whether anything was found.
 pub fn run(
@@ -32,7 +36,7 @@ pub fn run(
     let request = SearchRequest {
         query: &query,
         filters,
-        limit: args.output.limit,
+        limit: args.output.limit_or(DEFAULT_LIMIT),
         explain: args.explain,
         exhaustive: args.exhaustive,
     };
@@ -41,20 +45,21 @@ pub fn run(
     report_rewrites(&outcome, args.explain, format, err);
     print_hits(&outcome.hits, format, style, out)?;
     if outcome.hits.is_empty() && format == Format::Table {
-        diagnostic::line(
-            err,
-            format_args!("no results for {query:?}: try fewer words, or a technique's common name"),
-        );
+        let hint = no_results_hint(locations, &catalog, &open, &request)?;
+        diagnostic::line(err, hint);
     } else if format == Format::Table && outcome.more {
         let shown = outcome.hits.len();
+        let more = match shown * 2 {
+            _ if shown >= MAX_LIMIT as usize => "more match than --limit can show".to_string(),
+            wanted => format!("more with --limit {}", wanted.min(MAX_LIMIT as usize)),
+        };
         diagnostic::line(
             err,
             format_args!(
                 "{}",
                 style.dim(&format!(
-                    "{shown} result{} shown; more with --limit {}",
-                    if shown == 1 { "" } else { "s" },
-                    shown * 2
+                    "{} shown; {more}",
+                    count(shown, "result", "results")
                 ))
             ),
         );
@@ -69,11 +74,87 @@ pub fn run_similar(
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> Result<bool, Error> {
-    let (_, open) = ready_index(locations, err)?;
-    let hits = similar(&open, &args.id, args.output.limit)?;
+    let (catalog, open) = ready_index(locations, err)?;
+    if catalog.entry(&args.id).is_none() && open.document(&args.id)?.is_none() {
+        let ids = catalog.entries.iter().map(|e| e.id.as_str());
+        return Err(Error::Usage(diagnostic::unknown_id(&args.id, ids)));
+    }
+    let hits = similar(&open, &args.id, args.output.limit_or(DEFAULT_LIMIT))?;
     let format = args.output.format();
     print_hits(&hits, format, style, out)?;
     Ok(!hits.is_empty())
+}
+
+/// Why nothing was found, and what to try: the filters that excluded every
+/// match (found by searching again without each), else the words.
+fn no_results_hint(
+    locations: &Locations,
+    catalog: &Catalog,
+    open: &OpenIndex,
+    request: &SearchRequest<'_>,
+) -> Result<String, Error> {
+    let query = request.query.trim();
+    let finds = |filters: Vec<(Filter, Origin)>| -> Result<bool, Error> {
+        let words_or_filters = !query.is_empty() || !filters.is_empty();
+        let again = SearchRequest {
+            query,
+            filters,
+            limit: 1,
+            explain: false,
+            exhaustive: false,
+        };
+        Ok(words_or_filters
+            && !search_catalog(locations, catalog, open, &again)?
+                .hits
+                .is_empty())
+    };
+    let flag = |origin: &Origin| match origin {
+        Origin::Flag(flag) => Some(*flag),
+        _ => None,
+    };
+    let mut flags: Vec<&str> = request
+        .filters
+        .iter()
+        .filter_map(|(_, o)| flag(o))
+        .collect();
+    flags.dedup();
+    // Each flag's filters left out in turn (a repeated --tag as one).
+    let mut alone = Vec::new();
+    for name in &flags {
+        let others = request
+            .filters
+            .iter()
+            .filter(|(_, o)| flag(o) != Some(name))
+            .cloned()
+            .collect();
+        if finds(others)? {
+            alone.push(*name);
+        }
+    }
+    let subject = if query.is_empty() {
+        "no entries match the filters".to_string()
+    } else {
+        format!("no results for {query:?}")
+    };
+    let together = !flags.is_empty() && (query.is_empty() || finds(Vec::new())?);
+    Ok(match alone.as_slice() {
+        [one] => format!("{subject}: {one} excludes every match; loosen it"),
+        [_, ..] => format!(
+            "{subject}: {} each exclude every match; loosen one of them",
+            alone.join(", ")
+        ),
+        [] if together && flags.len() == 1 => {
+            format!("{subject}: {} excludes every match; loosen it", flags[0])
+        }
+        [] if together => format!(
+            "{subject}: {} together exclude every match; loosen them",
+            flags.join(", ")
+        ),
+        [] if query.split_whitespace().count() <= 1 => {
+            format!("{subject}: check its spelling, or try the technique's common name")
+        }
+        [] => format!("{subject}: try fewer words, or a technique's common name"),
+    })
 }
 
 /// Runs `request` with the catalog's sections and the ranking weights of

@@ -7,6 +7,7 @@ use serde_json::json;
 use super::load_valid_catalog;
 use crate::catalog::Entry;
 use crate::cli::ShowArgs;
+use crate::diagnostic;
 use crate::error::Error;
 use crate::index::{Fields, IndexDir};
 use crate::locations::Locations;
@@ -14,7 +15,7 @@ use crate::model::metadata::{CachedEntry, FoundBy, Identifier};
 use crate::model::{ARXIV_ID_PREFIX, Record};
 use crate::render::Style;
 use crate::render::json::record_value;
-use crate::render::text::{inert, wrap};
+use crate::render::text::{inert, wrap, wrap_words};
 
 pub fn run(
     locations: &Locations,
@@ -24,10 +25,8 @@ pub fn run(
 ) -> Result<(), Error> {
     let catalog = load_valid_catalog(locations, false)?;
     let unknown = || {
-        Error::Usage(format!(
-            "no entry with id `{}`: find ids with `distml-search search` or `list`",
-            args.id
-        ))
+        let ids = catalog.entries.iter().map(|e| e.id.as_str());
+        Error::Usage(diagnostic::unknown_id(&args.id, ids))
     };
     let Some(entry) = catalog.entry(&args.id) else {
         if !args.id.starts_with(ARXIV_ID_PREFIX) {
@@ -80,18 +79,45 @@ fn imported_view(r: &Record, style: &Style) -> String {
         ("url", r.url.clone()),
         ("doi", r.doi.clone().unwrap_or_default()),
     ] {
-        if !value.is_empty() {
-            out.push_str(&format!("  {label:<9} {}\n", inert(&value)));
-        }
+        out.push_str(&field_line(label, &value, "", style));
     }
     if let Some(text) = &r.abstract_text {
         out.push_str(&format!("\n  abstract{}\n", style.dim(" (from arxiv)")));
-        for l in wrap(&inert(text), style.width, "  ") {
+        for l in wrap(&inert(text), style.prose_width(), "  ") {
             out.push_str(&l);
             out.push('\n');
         }
     }
     out
+}
+
+/// `  label     value  (source)`, wrapped to the width under the value (tags
+/// and notes run long); nothing when the value is empty.
+fn field_line(label: &str, value: &str, source: &str, style: &Style) -> String {
+    if value.is_empty() {
+        return String::new();
+    }
+    const VALUE_COLUMN: usize = 12;
+    let mut words: Vec<(String, bool)> = inert(value)
+        .split(' ')
+        .map(|w| (w.to_string(), false))
+        .collect();
+    if !source.is_empty() {
+        // Two spaces before the source, as one word starting with a space.
+        let mut source = inert(source)
+            .split(' ')
+            .map(str::to_string)
+            .collect::<Vec<_>>();
+        source[0] = format!(" ({}", source[0]);
+        if let Some(last) = source.last_mut() {
+            last.push(')');
+        }
+        words.extend(source.into_iter().map(|w| (w, true)));
+    }
+    let paint = |w: &str, dim: bool| if dim { style.dim(w) } else { w.to_string() };
+    let indent = " ".repeat(VALUE_COLUMN);
+    let lines = wrap_words(&words, style.prose_width(), VALUE_COLUMN, &indent, &paint);
+    format!("  {label:<9} {}\n", lines.join("\n"))
 }
 
 fn provenance(id: Option<&Identifier>, in_catalog: bool) -> String {
@@ -127,19 +153,7 @@ fn provenance(id: Option<&Identifier>, in_catalog: bool) -> String {
 fn text_view(entry: &Entry, r: &Record, cached: Option<&CachedEntry>, style: &Style) -> String {
     let mut out = format!("{}\n", style.bold(&inert(&r.title)));
     let mut line = |label: &str, value: String, source: String| {
-        if value.is_empty() {
-            return;
-        }
-        let source = if source.is_empty() {
-            String::new()
-        } else {
-            format!("  ({source})")
-        };
-        out.push_str(&format!(
-            "  {label:<9} {}{}\n",
-            inert(&value),
-            style.dim(&source)
-        ));
+        out.push_str(&field_line(label, &value, &source, style));
     };
     let catalog_source = format!("catalog: {}", entry.origin.entry);
     line("id", r.id.clone(), String::new());
@@ -217,7 +231,7 @@ fn text_view(entry: &Entry, r: &Record, cached: Option<&CachedEntry>, style: &St
                         .unwrap_or_default()
                 )
             ));
-            for l in wrap(&inert(text), style.width, "  ") {
+            for l in wrap(&inert(text), style.prose_width(), "  ") {
                 out.push_str(&l);
                 out.push('\n');
             }

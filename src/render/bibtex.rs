@@ -18,6 +18,85 @@ const JOURNALS: &[&str] = &[
 /// Venues that are preprint servers.
 const PREPRINTS: &[&str] = &["arxiv", "techrxiv", "biorxiv", "openreview"];
 
+/// The venues of the catalog by the names their proceedings go by, so that a
+/// booktitle says more than an acronym. Others are printed as written.
+const PROCEEDINGS: &[(&str, &str)] = &[
+    (
+        "ACL",
+        "Annual Meeting of the Association for Computational Linguistics (ACL)",
+    ),
+    (
+        "ASPLOS",
+        "ACM International Conference on Architectural Support for Programming Languages and Operating Systems (ASPLOS)",
+    ),
+    ("ATC", "USENIX Annual Technical Conference (ATC)"),
+    (
+        "EuroSys",
+        "European Conference on Computer Systems (EuroSys)",
+    ),
+    (
+        "HPCA",
+        "IEEE International Symposium on High-Performance Computer Architecture (HPCA)",
+    ),
+    (
+        "ICLR",
+        "International Conference on Learning Representations (ICLR)",
+    ),
+    (
+        "ICML",
+        "International Conference on Machine Learning (ICML)",
+    ),
+    (
+        "ICS",
+        "ACM International Conference on Supercomputing (ICS)",
+    ),
+    (
+        "MLSys",
+        "Conference on Machine Learning and Systems (MLSys)",
+    ),
+    (
+        "NeurIPS",
+        "Advances in Neural Information Processing Systems (NeurIPS)",
+    ),
+    (
+        "NSDI",
+        "USENIX Symposium on Networked Systems Design and Implementation (NSDI)",
+    ),
+    (
+        "OSDI",
+        "USENIX Symposium on Operating Systems Design and Implementation (OSDI)",
+    ),
+    (
+        "PPoPP",
+        "ACM SIGPLAN Symposium on Principles and Practice of Parallel Programming (PPoPP)",
+    ),
+    (
+        "SC",
+        "International Conference for High Performance Computing, Networking, Storage and Analysis (SC)",
+    ),
+    (
+        "SOSP",
+        "ACM Symposium on Operating Systems Principles (SOSP)",
+    ),
+];
+
+/// Journals likewise.
+const JOURNAL_NAMES: &[(&str, &str)] = &[
+    (
+        "TPDS",
+        "IEEE Transactions on Parallel and Distributed Systems",
+    ),
+    ("VLDB", "Proceedings of the VLDB Endowment"),
+];
+
+/// The full name of `venue` in `table`, else the venue as written.
+fn full_name(table: &[(&str, &str)], venue: &str) -> String {
+    table
+        .iter()
+        .find(|(short, _)| short.eq_ignore_ascii_case(venue.trim()))
+        .map_or_else(|| venue.to_string(), |(_, full)| (*full).to_string())
+}
+
 const KEY_STOP_WORDS: &[&str] = &[
     "a", "an", "the", "on", "of", "for", "in", "to", "and", "with", "via", "towards",
 ];
@@ -25,10 +104,14 @@ const KEY_STOP_WORDS: &[&str] = &[
 pub fn entry(r: &Record) -> String {
     let venue = r.venue.clone().unwrap_or_default();
     let lower = venue.to_lowercase();
-    let kind = if r.kind == Kind::Project
-        || PREPRINTS.iter().any(|p| lower.contains(p))
-        || venue.is_empty()
-    {
+    // A project is software: no catalog field dates it, and of biblatex's
+    // types only @software demands no year or date (its data model gives
+    // @misc and @online the same year-or-date constraint as papers), so it
+    // is the one valid without inventing a date. No urldate either: nothing
+    // records when anyone visited the URL.
+    let kind = if r.kind == Kind::Project {
+        "software"
+    } else if PREPRINTS.iter().any(|p| lower.contains(p)) || venue.is_empty() {
         "misc"
     } else if JOURNALS.iter().any(|j| lower.contains(j)) {
         "article"
@@ -49,8 +132,8 @@ pub fn entry(r: &Record) -> String {
     }
     field("author", &authors.join(" and "));
     match kind {
-        "article" => field("journal", &escape(&venue)),
-        "inproceedings" => field("booktitle", &escape(&venue)),
+        "article" => field("journal", &escape(&full_name(JOURNAL_NAMES, &venue))),
+        "inproceedings" => field("booktitle", &escape(&full_name(PROCEEDINGS, &venue))),
         _ if !venue.is_empty() && r.kind == Kind::Paper => field("howpublished", &escape(&venue)),
         _ => {}
     }
@@ -70,7 +153,12 @@ pub fn entry(r: &Record) -> String {
 }
 
 /// First author's surname, year, first significant title word: `huang2019gpipe`.
+/// A project's is its id (`megatron-lm`): without author or year, the first
+/// title word alone was as weak a key as `easy` or `mesh`, and ids are unique.
 pub fn key(r: &Record) -> String {
+    if r.kind == Kind::Project {
+        return r.id.clone();
+    }
     let surname = r
         .authors
         .first()
@@ -174,7 +262,12 @@ mod tests {
             bib.contains("author        = {Yanping Huang and others},"),
             "{bib}"
         );
-        assert!(bib.contains("booktitle     = {NeurIPS},"));
+        assert!(
+            bib.contains(
+                "booktitle     = {Advances in Neural Information Processing Systems (NeurIPS)},"
+            ),
+            "{bib}"
+        );
     }
 
     #[test]

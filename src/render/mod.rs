@@ -14,7 +14,15 @@ pub struct Style {
     pub width: usize,
 }
 
+/// Wrapped prose is not widened past this, for the eye's sake.
+const PROSE_WIDTH: usize = 120;
+
 impl Style {
+    /// The width to wrap prose to: the terminal's, up to [`PROSE_WIDTH`].
+    pub fn prose_width(&self) -> usize {
+        self.width.min(PROSE_WIDTH)
+    }
+
     pub fn bold(&self, s: &str) -> String {
         self.paint("1", s)
     }

@@ -30,13 +30,13 @@ pub fn hit_block(hit: &Hit, style: &Style) -> String {
             style.bold(w)
         }
     };
-    for line in wrap_words(&words, style.width, 0, &indent, &paint) {
+    for line in wrap_words(&words, style.prose_width(), 0, &indent, &paint) {
         let _ = writeln!(out, "{line}");
     }
-    let room = style.width.saturating_sub(indent.len());
+    let room = style.prose_width().saturating_sub(indent.len());
     let _ = writeln!(out, "{indent}{}", style.dim(&truncate(&byline(r), room)));
     if !r.tags.is_empty() {
-        for line in wrap(&inert(&r.tags.join(", ")), style.width, &indent) {
+        for line in wrap(&inert(&r.tags.join(", ")), style.prose_width(), &indent) {
             let _ = writeln!(out, "{line}");
         }
     }
@@ -110,7 +110,7 @@ fn snippet_lines(snippet: &Snippet, style: &Style, indent: &str) -> Vec<String> 
             style.dim(w)
         }
     };
-    let mut lines = wrap_words(&words, style.width, indent.len(), indent, &paint);
+    let mut lines = wrap_words(&words, style.prose_width(), indent.len(), indent, &paint);
     lines.truncate(3);
     if let Some(first) = lines.first_mut() {
         first.insert_str(0, indent);

@@ -34,6 +34,11 @@ fn is_bidi_control(c: char) -> bool {
     matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{200E}' | '\u{200F}' | '\u{061C}')
 }
 
+/// "1 entry", "3 entries": a count with its noun in the right number.
+pub fn count(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
 /// Cuts `text` to at most `max` characters, ending with an ellipsis.
 pub fn truncate(text: &str, max: usize) -> String {
     if text.chars().count() <= max {

@@ -46,7 +46,7 @@ pub fn build(
             Ok(hit)
         })
         .collect::<Result<_, Error>>()?;
-    snippets::add_snippets(cx.searcher, cx.fields, query, &mut hits)?;
+    snippets::add_snippets(cx.searcher, cx.fields, query, plan, &mut hits)?;
     for (i, hit) in hits.iter_mut().enumerate() {
         hit.rank = i + 1;
     }

@@ -1,33 +1,41 @@
 //! Snippets: the best fragment of a hit's abstract or note, with the byte
 //! ranges that match the query.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashSet};
 
 use tantivy::query::Query;
 use tantivy::schema::Field;
 use tantivy::snippet::SnippetGenerator;
 use tantivy::{Searcher, Term};
 
+use super::plan::Plan;
+use super::query;
 use super::{Hit, Snippet, SnippetField};
 use crate::error::Error;
 use crate::index::Fields;
-use crate::index::analysis::english_for_highlighting;
+use crate::index::analysis::{self, english_for_highlighting};
 
 const SNIPPET_CHARS: usize = 240;
 
 /// The best fragment of the note or abstract; the note when nothing matched.
+/// Only the words the user typed (as `plan` understood and repaired them)
+/// are highlighted, not the other names of a technique that they expanded
+/// to: for "pipeline bubble", "backward" of the alias
+/// "one-forward-one-backward" would look like a match of the query.
 pub fn add_snippets(
     searcher: &Searcher,
     fields: &Fields,
     query: &dyn Query,
+    plan: &Plan,
     hits: &mut [Hit],
 ) -> Result<(), Error> {
+    let typed = typed_terms(plan);
     let mut generators = Vec::new();
     for (name, field) in [
         (SnippetField::Abstract, fields.abstract_text),
         (SnippetField::Note, fields.note),
     ] {
-        generators.push((name, generator(searcher, query, field)?));
+        generators.push((name, generator(searcher, query, field, &typed)?));
     }
     for hit in hits {
         let mut best: Option<Snippet> = None;
@@ -121,6 +129,23 @@ fn excerpt(field: SnippetField, text: &str, snippet: &tantivy::snippet::Snippet)
     }
 }
 
+/// The prose terms of the typed words and phrases (their corrections
+/// included), and of their joined spellings ("all reduce" is also
+/// "allreduce").
+fn typed_terms(plan: &Plan) -> HashSet<String> {
+    let mut words = Vec::new();
+    query::words(&plan.root, &mut words);
+    words.extend(plan.rewrites.corrections.iter().map(|(_, to)| to.clone()));
+    let text = words.join(" ");
+    let mut english = analysis::english();
+    let mut terms = analysis::terms(&mut english, &text);
+    terms.extend(analysis::terms(
+        &mut english,
+        &analysis::joined_pairs(&text),
+    ));
+    terms.into_iter().collect()
+}
+
 /// tantivy's `SnippetGenerator::create`, with an analyzer that stems only the
 /// words that can match (the field's own would stem every word of every hit).
 /// Rarer terms weigh more in choosing the fragment.
@@ -128,10 +153,11 @@ fn generator(
     searcher: &Searcher,
     query: &dyn Query,
     field: Field,
+    typed: &HashSet<String>,
 ) -> Result<SnippetGenerator, Error> {
     let mut terms: BTreeSet<&Term> = BTreeSet::new();
     query.query_terms(&mut |term, _| {
-        if term.field() == field {
+        if term.field() == field && term.value().as_str().is_some_and(|t| typed.contains(t)) {
             terms.insert(term);
         }
     });

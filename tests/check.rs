@@ -35,7 +35,7 @@ fn pipelines(line: u32, column: u32) -> String {
 #[test]
 fn clean_catalog_prints_a_summary_and_exits_0() {
     Fixture::new().run(["check"]).success().stderr_is("").stdout_is(
-        "catalog: ok: 4 entries (3 papers, 1 projects) in 3 sections, 4 tags
+        "catalog: ok: 4 entries (3 papers, 1 project) in 3 sections, 4 tags
 
   Open Source Projects                 1
   Pipeline Parallelism                 2

@@ -321,7 +321,7 @@ fn check_summarises_a_clean_catalog_on_stdout() {
         .success()
         .stderr_is("")
         .stdout_is(
-            "catalog: ok: 3 entries (2 papers, 1 projects) in 1 sections, 4 tags
+            "catalog: ok: 3 entries (2 papers, 1 project) in 1 section, 4 tags
 
   Invented Systems                     3
 

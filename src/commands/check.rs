@@ -8,7 +8,7 @@ use crate::clock::current_year;
 use crate::diagnostic;
 use crate::error::Error;
 use crate::locations::Locations;
-use crate::render::text::inert;
+use crate::render::text::{count, inert};
 
 /// Returns whether the catalog is free of problems.
 pub fn run(locations: &Locations, out: &mut dyn Write, err: &mut dyn Write) -> Result<bool, Error> {
@@ -48,11 +48,12 @@ fn summary(catalog: &Catalog, name: &str, out: &mut dyn Write) -> std::io::Resul
         .count();
     writeln!(
         out,
-        "{name}: ok: {} entries ({papers} papers, {} projects) in {} sections, {} tags",
-        catalog.entries.len(),
-        catalog.entries.len() - papers,
-        catalog.sections.len(),
-        catalog.vocabulary.tags.len()
+        "{name}: ok: {} ({}, {}) in {}, {}",
+        count(catalog.entries.len(), "entry", "entries"),
+        count(papers, "paper", "papers"),
+        count(catalog.entries.len() - papers, "project", "projects"),
+        count(catalog.sections.len(), "section", "sections"),
+        count(catalog.vocabulary.tags.len(), "tag", "tags")
     )?;
     writeln!(out)?;
     for (section, entries) in catalog.sections_with_entries() {

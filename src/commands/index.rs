@@ -9,7 +9,7 @@ use crate::error::Error;
 use crate::index::{IndexDir, fingerprint, rebuild};
 use crate::ingest::{IngestConfig, Report, ingest};
 use crate::locations::{CatalogSource, Locations};
-use crate::render::text::inert;
+use crate::render::text::{count, inert};
 
 pub fn run(
     locations: &Locations,
@@ -59,8 +59,8 @@ pub fn run(
     }
     writeln!(
         out,
-        "indexed {} entries ({} with abstracts) in {} ms into {}",
-        report.documents,
+        "indexed {} ({} with abstracts) in {} ms into {}",
+        count(report.documents, "entry", "entries"),
         report.with_abstract,
         report.elapsed.as_millis(),
         locations.index.display()

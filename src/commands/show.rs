@@ -11,7 +11,7 @@ use crate::diagnostic;
 use crate::error::Error;
 use crate::index::{Fields, IndexDir};
 use crate::locations::Locations;
-use crate::model::metadata::{CachedEntry, FoundBy, Identifier};
+use crate::model::metadata::{CachedEntry, Candidate, FoundBy, Identifier};
 use crate::model::{ARXIV_ID_PREFIX, Record};
 use crate::render::Style;
 use crate::render::json::record_value;
@@ -198,48 +198,46 @@ fn text_view(entry: &Entry, r: &Record, cached: Option<&CachedEntry>, style: &St
     }
     line("note", r.note.clone(), String::new());
     line("defined", catalog_source, String::new());
-    if let Some(c) = cached {
-        for candidate in &c.candidates {
-            line(
-                "candidate",
-                format!(
-                    "{} ({})",
-                    candidate.title,
-                    candidate
-                        .arxiv
-                        .clone()
-                        .or(candidate.doi.clone())
-                        .unwrap_or_default()
-                ),
-                format!(
-                    "{}, similarity {:.2}: {}",
-                    candidate.source.as_str(),
-                    candidate.confidence,
-                    candidate.reason
-                ),
-            );
-        }
+    for candidate in cached.iter().flat_map(|c| &c.candidates) {
+        let (value, source) = candidate_line(candidate);
+        line("candidate", value, source);
     }
-    match (&r.abstract_text, &r.abstract_source) {
-        (Some(text), source) => {
-            out.push_str(&format!(
-                "\n  abstract{}\n",
-                style.dim(
-                    &source
-                        .as_ref()
-                        .map(|s| format!(" (from {s})"))
-                        .unwrap_or_default()
-                )
-            ));
-            for l in wrap(&inert(text), style.prose_width(), "  ") {
-                out.push_str(&l);
-                out.push('\n');
-            }
-        }
-        (None, _) => out.push_str(&format!(
+    out.push_str(&abstract_block(r, style));
+    out
+}
+
+/// A title search's result that was not sure enough to accept, and why.
+fn candidate_line(candidate: &Candidate) -> (String, String) {
+    let id = candidate
+        .arxiv
+        .clone()
+        .or(candidate.doi.clone())
+        .unwrap_or_default();
+    let source = format!(
+        "{}, similarity {:.2}: {}",
+        candidate.source.as_str(),
+        candidate.confidence,
+        candidate.reason
+    );
+    (format!("{} ({id})", candidate.title), source)
+}
+
+/// The abstract, wrapped, with where it came from; or how to get one.
+fn abstract_block(r: &Record, style: &Style) -> String {
+    let Some(text) = &r.abstract_text else {
+        return format!(
             "\n  {}\n",
             style.dim("no abstract cached yet: run `distml-search index` with network access")
-        )),
+        );
+    };
+    let source = r
+        .abstract_source
+        .map(|s| format!(" (from {s})"))
+        .unwrap_or_default();
+    let mut out = format!("\n  abstract{}\n", style.dim(&source));
+    for l in wrap(&inert(text), style.prose_width(), "  ") {
+        out.push_str(&l);
+        out.push('\n');
     }
     out
 }

@@ -41,6 +41,36 @@ fn temporary_file() -> tempfile::Builder<'static, 'static> {
     builder
 }
 
+/// The most a catalog folder's file may hold: far more than any real
+/// catalog or metadata cache, far less than a machine's memory.
+pub const MAX_CATALOG_FILE: u64 = 64 * 1024 * 1024;
+
+/// A regular file's bytes (through symlinks), or `None` for anything else
+/// (a FIFO would block the read forever, a device never end it). A file over
+/// `MAX_CATALOG_FILE` is an error that says so.
+pub fn read_regular_file(path: &Path) -> Result<Option<Vec<u8>>, Error> {
+    use std::io::Read;
+    match std::fs::metadata(path) {
+        Ok(meta) if meta.is_file() => {}
+        Ok(_) => return Ok(None),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(Error::io(path, e)),
+    }
+    let file = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
+    let mut bytes = Vec::new();
+    file.take(MAX_CATALOG_FILE + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| Error::io(path, e))?;
+    if bytes.len() as u64 > MAX_CATALOG_FILE {
+        return Err(Error::Usage(format!(
+            "{}: file is larger than {} MiB; a catalog file that large is not one",
+            path.display(),
+            MAX_CATALOG_FILE / (1024 * 1024)
+        )));
+    }
+    Ok(Some(bytes))
+}
+
 /// The bytes of every file below `path` (0 where it cannot be read).
 pub fn dir_size(path: &Path) -> u64 {
     let Ok(entries) = std::fs::read_dir(path) else {

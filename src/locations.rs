@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 
 use crate::catalog::{Catalog, Problem, SourceFile, load_dir, load_files};
 use crate::error::Error;
+use crate::fsutil::read_regular_file;
 use crate::model::metadata::{CACHE_FILE, Cache};
 
 mod builtin {
@@ -95,8 +96,11 @@ impl Locations {
                 for entry in entries.flatten() {
                     let path = entry.path();
                     let name = entry.file_name().to_string_lossy().into_owned();
-                    if name.ends_with(".toml") || name == CACHE_FILE {
-                        let bytes = std::fs::read(&path).map_err(|e| Error::io(&path, e))?;
+                    // Exactly the files loading reads: a FIFO or a device
+                    // among them would hang the fingerprint.
+                    if (name.ends_with(".toml") || name == CACHE_FILE)
+                        && let Some(bytes) = read_regular_file(&path)?
+                    {
                         inputs.push((name, bytes));
                     }
                 }

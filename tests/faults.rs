@@ -238,3 +238,53 @@ fn queries_built_to_hurt_get_a_short_answer_not_a_panic() {
         }
     }
 }
+
+/// Runs `args` on `fixture`, killing it (and failing) if it has not ended
+/// within a minute: the faults below used to hang forever.
+fn within_a_minute(fixture: &Fixture, args: &[&str]) -> std::process::Output {
+    use std::time::{Duration, Instant};
+    let mut child = fixture
+        .cmd()
+        .args(args)
+        .into_command()
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while child.try_wait().unwrap().is_none() {
+        if Instant::now() > deadline {
+            child.kill().unwrap();
+            panic!("{args:?} was still running after a minute");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child.wait_with_output().unwrap()
+}
+
+#[test]
+fn a_fifo_in_the_catalog_folder_is_skipped_not_waited_on() {
+    let fixture = Fixture::new();
+    let fifo = fixture.catalog().join("x.toml");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    for args in [
+        &["search", "gpipe"][..],
+        &["index", "--offline"],
+        &["check"],
+    ] {
+        let output = within_a_minute(&fixture, args);
+        assert!(output.status.success(), "{args:?}: {output:?}");
+    }
+}
+
+#[test]
+fn a_catalog_file_linked_to_a_device_is_skipped_not_read_forever() {
+    let fixture = Fixture::new();
+    std::os::unix::fs::symlink("/dev/zero", fixture.catalog().join("x.toml")).unwrap();
+    let output = within_a_minute(&fixture, &["search", "gpipe"]);
+    assert!(output.status.success(), "{output:?}");
+}

@@ -11,6 +11,7 @@ use super::source::{Location, Problem, SourceFile};
 use super::vocabulary::{Tag, Vocabulary};
 use super::{Catalog, Entry, Kind, Origin, Section, TAGS_FILE};
 use crate::error::Error;
+use crate::fsutil::read_regular_file;
 
 const SECTION_FIELDS: &[&str] = &["name", "group", "order"];
 const ENTRY_FIELDS: &[&str] = &[
@@ -33,7 +34,7 @@ pub fn load_dir(dir: &Path) -> Result<(Catalog, Vec<Problem>), Error> {
     for item in read_dir {
         let path = item.map_err(|e| Error::io(dir, e))?.path();
         let settings = path.file_name().is_some_and(|n| n == super::RANKING_FILE);
-        if path.extension().is_some_and(|x| x == "toml") && path.is_file() && !settings {
+        if path.extension().is_some_and(|x| x == "toml") && !settings {
             paths.push(path);
         }
     }
@@ -41,7 +42,9 @@ pub fn load_dir(dir: &Path) -> Result<(Catalog, Vec<Problem>), Error> {
     let mut files = Vec::with_capacity(paths.len());
     let mut unreadable = Vec::new();
     for path in paths {
-        let bytes = std::fs::read(&path).map_err(|e| Error::io(&path, e))?;
+        let Some(bytes) = read_regular_file(&path)? else {
+            continue;
+        };
         match String::from_utf8(bytes) {
             Ok(text) => files.push(SourceFile::new(path, text)),
             // Reported with the other problems, at the first bad byte.

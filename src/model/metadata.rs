@@ -249,11 +249,17 @@ impl Cache {
     /// The cache of a catalog folder; an absent file is an empty cache.
     pub(crate) fn load(catalog_dir: &Path) -> Result<Cache, Error> {
         let path = Cache::path(catalog_dir);
-        match std::fs::read_to_string(&path) {
-            Ok(text) => Cache::parse(&text, &path),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Cache::default()),
-            Err(e) => Err(Error::io(&path, e)),
-        }
+        let Some(bytes) = crate::fsutil::read_regular_file(&path)? else {
+            return Ok(Cache::default());
+        };
+        let text = String::from_utf8(bytes).map_err(|e| {
+            Error::Usage(format!(
+                "{}: metadata cache is not valid UTF-8 (byte {}); fix it or restore it from version control",
+                path.display(),
+                e.utf8_error().valid_up_to()
+            ))
+        })?;
+        Cache::parse(&text, &path)
     }
 
     pub fn to_json(&self) -> String {

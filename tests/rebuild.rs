@@ -141,3 +141,57 @@ fn searches_answer_while_rebuilds_run() {
     }
     rebuilder.join().unwrap();
 }
+
+/// The fixture searched once, so that it has an index, and its generation.
+fn indexed() -> (Fixture, std::path::PathBuf) {
+    let fixture = Fixture::new();
+    assert!(!search_ids(&fixture, &["gpipe"]).is_empty());
+    let generation = fixture.index().join(&generations(&fixture.index())[0]);
+    (fixture, generation)
+}
+
+/// Searching a damaged index sets it aside with one warning, rebuilds, and
+/// finds again.
+#[track_caller]
+fn heals(fixture: &Fixture) {
+    let run = fixture.run(["search", "gpipe"]).success();
+    let warnings: Vec<&str> = run
+        .stderr()
+        .lines()
+        .filter(|l| l.starts_with("distml-search: warning: the index could not be read"))
+        .collect();
+    if warnings.len() != 1 || !warnings[0].ends_with("and rebuilt from the catalog") {
+        run.fail("expected one warning that the index was set aside and rebuilt");
+    }
+    fixture.run(["search", "gpipe"]).success().stderr_is("");
+}
+
+#[test]
+fn an_index_without_its_meta_file_is_set_aside_and_rebuilt() {
+    let (fixture, generation) = indexed();
+    std::fs::remove_file(generation.join("meta.json")).unwrap();
+    heals(&fixture);
+    let name = generation.file_name().unwrap().to_string_lossy();
+    assert!(fixture.index().join(format!("set-aside-{name}")).is_dir());
+}
+
+#[test]
+fn a_current_pointer_to_a_missing_generation_is_rebuilt() {
+    let (fixture, generation) = indexed();
+    std::fs::remove_dir_all(&generation).unwrap();
+    fixture.run(["search", "gpipe"]).success();
+    assert_eq!(generations(&fixture.index()).len(), 1);
+}
+
+#[test]
+fn a_truncated_segment_file_is_set_aside_and_rebuilt() {
+    let (fixture, generation) = indexed();
+    let segment = std::fs::read_dir(&generation)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .find(|p| p.extension().is_some_and(|x| x == "idx"))
+        .expect("a segment's term index");
+    std::fs::write(&segment, b"").unwrap();
+    heals(&fixture);
+}

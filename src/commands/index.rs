@@ -54,7 +54,7 @@ pub fn run(
     let inputs = locations.index_inputs()?;
     let print = fingerprint(inputs.iter().map(|(n, b)| (n.as_str(), b.as_slice())));
     let report = rebuild(&dir, &lock, &catalog, &cache, &print)?;
-    if let Some(warning) = crate::index::left_out_warning(&report) {
+    for warning in crate::index::build_warnings(&report) {
         diagnostic::warning(err, warning);
     }
     writeln!(

@@ -48,7 +48,9 @@ pub fn ready_index(
     let wanted = fingerprint(inputs.iter().map(|(n, b)| (n.as_str(), b.as_slice())));
     let dir = IndexDir::new(&locations.index);
     let catalog = load_valid_catalog(locations, false)?;
-    let current = match dir.open()? {
+    // An index that cannot be opened is as good as none: the rebuild below
+    // sets it aside.
+    let current = match dir.open().ok().flatten() {
         Some(open)
             if open.fingerprint.as_deref() == Some(wanted.as_str()) && open.is_compatible() =>
         {
@@ -77,7 +79,7 @@ pub fn ready_index(
     };
     let (lock, current) = lock;
     // Another process may have finished the same build while we waited.
-    if let Some(open) = dir.open()?
+    if let Some(open) = dir.open().ok().flatten()
         && open.fingerprint.as_deref() == Some(wanted.as_str())
         && open.is_compatible()
     {
@@ -86,7 +88,7 @@ pub fn ready_index(
     let cache = locations.load_cache()?;
     match rebuild(&dir, &lock, &catalog, &cache, &wanted) {
         Ok(report) => {
-            if let Some(warning) = crate::index::left_out_warning(&report) {
+            for warning in crate::index::build_warnings(&report) {
                 diagnostic::warning(err, warning);
             }
         }

@@ -30,14 +30,24 @@ const WRITER_MEMORY: usize = 64 * 1024 * 1024;
 /// records under 2 GB of resident memory.
 const BULK_WRITER_MEMORY: usize = 768 * 1024 * 1024;
 
-/// The warning for records a rebuild left out, if any.
-pub fn left_out_warning(report: &BuildReport) -> Option<String> {
-    (report.imported_left_out > 0).then(|| {
-        format!(
+/// What a rebuild has to warn of: an index it set aside, records it left out.
+pub fn build_warnings(report: &BuildReport) -> Vec<String> {
+    let mut warnings = Vec::new();
+    if let Some(SetAside { aside, reason }) = &report.set_aside {
+        let kept = aside.as_ref().map_or(String::new(), |path| {
+            format!(" (kept in {})", path.display())
+        });
+        warnings.push(format!(
+            "the index could not be read ({reason}); it was set aside{kept} and rebuilt from the catalog"
+        ));
+    }
+    if report.imported_left_out > 0 {
+        warnings.push(format!(
             "the index, written by an older distml-search, held {} imported arXiv records; it was rebuilt from the catalog, so import the snapshot again (distml-search import --arxiv-snapshot FILE) to search them",
             report.imported_left_out
-        )
-    })
+        ));
+    }
+    warnings
 }
 
 #[derive(Debug)]
@@ -48,6 +58,15 @@ pub struct BuildReport {
     /// Imported records of an index this build could not read (an older
     /// schema), which a rebuild from the catalog leaves out.
     pub imported_left_out: u64,
+    /// A current index that could not be opened, moved aside.
+    pub set_aside: Option<SetAside>,
+}
+
+#[derive(Debug)]
+pub struct SetAside {
+    /// Where it went (`None` when its folder was already gone).
+    pub aside: Option<std::path::PathBuf>,
+    pub reason: String,
 }
 
 /// Identifies the data an index was built from: the catalog files, the cache,
@@ -85,7 +104,21 @@ pub fn rebuild(
     fingerprint: &str,
 ) -> Result<BuildReport, Error> {
     let started = Instant::now();
-    let previous = dir.open()?;
+    // An index that cannot be opened is set aside and built anew from the
+    // catalog: else only deleting the folder would recover.
+    let (previous, set_aside) = match dir.open() {
+        Ok(previous) => (previous, None),
+        Err(e) => {
+            let aside = dir.set_aside(lock)?;
+            (
+                None,
+                Some(SetAside {
+                    aside,
+                    reason: e.to_string(),
+                }),
+            )
+        }
+    };
     if let Some(open) = &previous
         && open.is_compatible()
         && open.imported_records() > 0
@@ -96,6 +129,7 @@ pub fn rebuild(
             with_abstract,
             elapsed: started.elapsed(),
             imported_left_out: 0,
+            set_aside: None,
         });
     }
     // An index this build cannot read is replaced by the catalog alone.
@@ -110,6 +144,7 @@ pub fn rebuild(
                 with_abstract,
                 elapsed: started.elapsed(),
                 imported_left_out,
+                set_aside,
             })
         }
         Err(e) => {

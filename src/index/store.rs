@@ -189,6 +189,25 @@ impl IndexDir {
         Ok(())
     }
 
+    /// Moves the current generation out of the way (renamed, not deleted:
+    /// what is left of a damaged index may be worth a look) and forgets it,
+    /// so that the next build starts afresh. Returns where it went.
+    pub fn set_aside(&self, _lock: &RebuildLock) -> Result<Option<PathBuf>, Error> {
+        let Some(current) = self.current_generation() else {
+            return Ok(None);
+        };
+        let name = current
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned());
+        let aside = self
+            .root
+            .join(format!("set-aside-{}", name.unwrap_or_default()));
+        let moved = std::fs::rename(&current, &aside).is_ok();
+        let pointer = self.root.join(CURRENT);
+        std::fs::remove_file(&pointer).map_err(|e| Error::io(&pointer, e))?;
+        Ok(moved.then_some(aside))
+    }
+
     /// Removes a generation that failed to build (and any other stray ones).
     pub fn discard(&self, generation: &Path, _lock: &RebuildLock) {
         let _ = std::fs::remove_dir_all(generation);

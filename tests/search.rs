@@ -547,3 +547,26 @@ fn stats_counts_entries_and_abstracts() {
         ]
     );
 }
+
+#[test]
+fn show_finds_a_catalog_entry_by_its_arxiv_id_or_doi() {
+    let fixture = Fixture::invented();
+    for id in ["arxiv:1412.99990", "arxiv:1412.99990v3"] {
+        let run = fixture.run(["show", "--json", id]).success();
+        assert_eq!(run.json()["id"], "wobble-2021", "{id}");
+    }
+    let run = fixture
+        .run(["show", "--json", "doi:10.5555/FICTIONAL.77"])
+        .success();
+    assert_eq!(run.json()["id"], "snarkshard-2023");
+}
+
+#[test]
+fn similar_takes_an_arxiv_id_of_a_catalog_entry() {
+    let fixture = Fixture::invented();
+    let by_id = fixture.run(["similar", "--json", "wobble-2021"]).success();
+    let by_arxiv = fixture
+        .run(["similar", "--json", "arxiv:1412.99990"])
+        .success();
+    assert_eq!(by_arxiv.ids(), by_id.ids());
+}

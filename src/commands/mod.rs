@@ -108,3 +108,30 @@ pub fn ready_index(
         .ok_or_else(|| Error::Index("the index was built but cannot be opened".into()))?;
     Ok((catalog, open))
 }
+
+/// The catalog entry an `arxiv:ID` or `doi:DOI` names, by its own identifier
+/// or one a lookup found; its id as given otherwise.
+pub fn entry_id(locations: &Locations, catalog: &Catalog, id: &str) -> Result<String, Error> {
+    let wanted = |own: Option<&str>, found: Option<&str>, value: &str| {
+        own.or(found)
+            .is_some_and(|known| known.eq_ignore_ascii_case(value))
+    };
+    let (arxiv, doi) = match (id.strip_prefix("arxiv:"), id.strip_prefix("doi:")) {
+        (Some(arxiv), _) => (Some(crate::ident::strip_version(arxiv)), None),
+        (_, Some(doi)) => (None, Some(doi)),
+        _ => return Ok(id.to_string()),
+    };
+    let cache = locations.load_cache()?;
+    let found = catalog.entries.iter().find(|e| {
+        let cached = cache.get(&e.id);
+        let cached_arxiv = cached
+            .and_then(|c| c.arxiv.as_ref())
+            .map(|i| i.value.as_str());
+        let cached_doi = cached
+            .and_then(|c| c.doi.as_ref())
+            .map(|i| i.value.as_str());
+        arxiv.is_some_and(|a| wanted(e.arxiv.as_deref(), cached_arxiv, a))
+            || doi.is_some_and(|d| wanted(e.doi.as_deref(), cached_doi, d))
+    });
+    Ok(found.map_or_else(|| id.to_string(), |e| e.id.clone()))
+}

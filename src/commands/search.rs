@@ -75,11 +75,12 @@ pub fn run_similar(
     err: &mut dyn Write,
 ) -> Result<bool, Error> {
     let (catalog, open) = ready_index(locations, err)?;
-    if catalog.entry(&args.id).is_none() && open.document(&args.id)?.is_none() {
+    let id = super::entry_id(locations, &catalog, &args.id)?;
+    if catalog.entry(&id).is_none() && open.document(&id)?.is_none() {
         let ids = catalog.entries.iter().map(|e| e.id.as_str());
         return Err(Error::Usage(diagnostic::unknown_id(&args.id, ids)));
     }
-    let hits = similar(&open, &args.id, args.output.limit_or(DEFAULT_LIMIT))?;
+    let hits = similar(&open, &id, args.output.limit_or(DEFAULT_LIMIT))?;
     let format = args.output.format();
     print_hits(&hits, format, style, out)?;
     Ok(!hits.is_empty())

@@ -28,7 +28,8 @@ pub fn run(
         let ids = catalog.entries.iter().map(|e| e.id.as_str());
         Error::Usage(diagnostic::unknown_id(&args.id, ids))
     };
-    let Some(entry) = catalog.entry(&args.id) else {
+    let id = super::entry_id(locations, &catalog, &args.id)?;
+    let Some(entry) = catalog.entry(&id) else {
         if !args.id.starts_with(ARXIV_ID_PREFIX) {
             return Err(unknown());
         }

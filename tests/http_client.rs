@@ -27,6 +27,7 @@ fn config() -> HttpConfig {
         max_retries: 2,
         base_backoff: Duration::from_millis(5),
         max_backoff: Duration::from_secs(2),
+        failure_budget: 6,
     }
 }
 
@@ -421,4 +422,47 @@ async fn a_truncated_body_is_retried() {
         "{error:?}"
     );
     assert_eq!(accepted.load(Ordering::SeqCst), 3);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_host_that_keeps_failing_is_given_up_after_its_budget() {
+    let server = MockServer::start().await;
+    Mock::given(method("GET"))
+        .respond_with(ResponseTemplate::new(500))
+        .mount(&server)
+        .await;
+    let client = HttpClient::new(HttpConfig {
+        max_retries: 1,
+        failure_budget: 3,
+        ..config()
+    })
+    .unwrap();
+    // Two attempts each: the second request spends the budget on its first
+    // retry, and from then on the host is not asked.
+    for path in ["/a", "/b", "/c", "/d"] {
+        let _ = client.get(&url_of(&server.uri(), path)).await;
+    }
+    assert_eq!(server.received_requests().await.unwrap().len(), 3);
+    let error = client.get(&url_of(&server.uri(), "/e")).await.unwrap_err();
+    assert!(
+        matches!(error, FetchError::HostUnreachable { .. }),
+        "{error}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_retry_after_longer_than_the_run_waits_gives_the_host_up() {
+    let server = MockServer::start().await;
+    Mock::given(method("GET"))
+        .respond_with(ResponseTemplate::new(429).insert_header("Retry-After", "999999"))
+        .mount(&server)
+        .await;
+    let client = client();
+    let error = client.get(&url_of(&server.uri(), "/a")).await.unwrap_err();
+    assert!(
+        error.to_string().contains("asked to wait 999999 s"),
+        "{error}"
+    );
+    let _ = client.get(&url_of(&server.uri(), "/b")).await;
+    assert_eq!(server.received_requests().await.unwrap().len(), 1);
 }

@@ -629,3 +629,25 @@ fn abstracts(path: &std::path::Path) -> usize {
             .count()
     })
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_service_that_answers_500_to_everything_is_given_up_with_one_warning() {
+    let server = MockServer::start().await;
+    Mock::given(method("GET"))
+        .respond_with(ResponseTemplate::new(500))
+        .mount(&server)
+        .await;
+    let fixture = fixture();
+    // Every request failed, 805 of them in 20 minutes, before the budget.
+    let run = index(&fixture, &server.uri(), &[]).success();
+    if run.stderr().matches("warning:").count() != 1 {
+        run.fail("expected one warning");
+    }
+    run.stderr_has("could not reach")
+        .stdout_has("indexed 5 entries");
+    let asked = server.received_requests().await.unwrap().len();
+    assert!(
+        asked <= 10,
+        "{asked} requests to a service that always fails"
+    );
+}

@@ -10,7 +10,7 @@
 
 use std::collections::HashMap;
 use std::fmt::Write as _;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, SystemTime};
 
@@ -42,8 +42,13 @@ pub struct HttpConfig {
     pub max_retries: u32,
     /// First backoff step; it doubles with each retry.
     pub base_backoff: Duration,
-    /// Cap on both the backoff and a server's `Retry-After`.
+    /// Cap on the backoff; a server whose `Retry-After` asks for longer is
+    /// given up for the run.
     pub max_backoff: Duration,
+    /// Consecutive failed attempts (5xx, timeouts, resets) after which a
+    /// host is given up for the run: a broken service must not hold a run
+    /// for many minutes, request after request.
+    pub failure_budget: u32,
 }
 
 impl Default for HttpConfig {
@@ -57,6 +62,7 @@ impl Default for HttpConfig {
             max_retries: 4,
             base_backoff: Duration::from_secs(1),
             max_backoff: Duration::from_secs(60),
+            failure_budget: 6,
         }
     }
 }
@@ -245,6 +251,8 @@ struct Host {
     /// turn stop waiting (the turn of a dead host may be minutes away).
     gone: AtomicBool,
     gone_notice: Notify,
+    /// Failed attempts since the last answer.
+    failures: AtomicU32,
 }
 
 impl Host {
@@ -255,6 +263,7 @@ impl Host {
             next_start: Mutex::new(next_start),
             gone: AtomicBool::new(false),
             gone_notice: Notify::new(),
+            failures: AtomicU32::new(0),
         }
     }
 
@@ -388,7 +397,10 @@ impl HttpClient {
                 outcome
             };
             match outcome {
-                Outcome::Done(response) => return Ok(response),
+                Outcome::Done(response) => {
+                    host.failures.store(0, Ordering::SeqCst);
+                    return Ok(response);
+                }
                 Outcome::Fatal(error) => return Err(error),
                 Outcome::Unreachable(reason) => {
                     lock(&self.inner.unreachable).insert(key.clone(), reason.clone());
@@ -403,6 +415,16 @@ impl HttpClient {
                     reason,
                     retry_after,
                 } => {
+                    if let Some(why) = self.gives_up(&host, retry_after) {
+                        let reason = format!("{reason}; {why}");
+                        lock(&self.inner.unreachable).insert(key.clone(), reason.clone());
+                        host.mark_gone();
+                        return Err(FetchError::HostUnreachable {
+                            host: key,
+                            url: shown,
+                            reason,
+                        });
+                    }
                     if attempt >= config.max_retries {
                         return Err(FetchError::Exhausted {
                             url: shown,
@@ -411,14 +433,30 @@ impl HttpClient {
                         });
                     }
                     match retry_after {
-                        Some(delay) => {
-                            host.defer_until(Instant::now() + delay.min(config.max_backoff));
-                        }
+                        Some(delay) => host.defer_until(Instant::now() + delay),
                         None => tokio::time::sleep(self.backoff(attempt)).await,
                     }
                     attempt += 1;
                 }
             }
+        }
+    }
+
+    /// Why a host that just failed again is given up for the run, if it is:
+    /// its failure budget is spent, or it asked to wait longer than we would.
+    fn gives_up(&self, host: &Host, retry_after: Option<Duration>) -> Option<String> {
+        let config = &self.inner.config;
+        let failures = host.failures.fetch_add(1, Ordering::SeqCst) + 1;
+        match retry_after {
+            Some(wait) if wait > config.max_backoff => Some(format!(
+                "it asked to wait {} s, more than the {} s this run waits",
+                wait.as_secs(),
+                config.max_backoff.as_secs()
+            )),
+            _ if failures >= config.failure_budget.max(1) => Some(format!(
+                "{failures} failed requests in a row; not asking it again this run"
+            )),
+            _ => None,
         }
     }
 

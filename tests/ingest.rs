@@ -651,3 +651,24 @@ async fn a_service_that_answers_500_to_everything_is_given_up_with_one_warning()
         "{asked} requests to a service that always fails"
     );
 }
+
+#[test]
+fn a_service_that_never_answers_is_left_at_the_runs_deadline() {
+    // Accepts every connection and never says a word.
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    std::thread::spawn(move || {
+        let mut held = Vec::new();
+        for stream in listener.incoming().flatten() {
+            held.push(stream);
+        }
+    });
+    let fixture = fixture();
+    index_cmd(&fixture, &base, &[])
+        .env("DISTML_HTTP_TIMEOUT_MS", "600000")
+        .env("DISTML_INGEST_DEADLINE_S", "2")
+        .run()
+        .success()
+        .stderr_has("stopped at the run's deadline (2 s, DISTML_INGEST_DEADLINE_S)")
+        .stdout_has("indexed 5 entries");
+}

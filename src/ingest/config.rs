@@ -22,10 +22,16 @@ pub(crate) struct IngestConfig {
     pub arxiv_delay: Duration,
     pub mailto: Option<String>,
     pub http: HttpConfig,
+    /// The longest a run may take: the backstop of the per-host failure
+    /// budget (`DISTML_INGEST_DEADLINE_S`, default 30 minutes).
+    pub deadline: Duration,
     /// Fetch again what the cache already has.
     pub refresh: bool,
     pub verbose: bool,
 }
+
+/// A full first run of the shipped catalog at arXiv's pace takes minutes.
+const DEADLINE_S: u64 = 30 * 60;
 
 fn var(name: &str) -> Option<String> {
     std::env::var(name)
@@ -60,12 +66,21 @@ impl IngestConfig {
             })?,
         };
         let http = HttpConfig::from_env(mailto.as_deref())?;
+        let deadline = match var("DISTML_INGEST_DEADLINE_S") {
+            None => DEADLINE_S,
+            Some(v) => v.parse().map_err(|_| {
+                Error::Usage(format!(
+                    "DISTML_INGEST_DEADLINE_S must be a number of seconds, not {v:?}"
+                ))
+            })?,
+        };
         Ok(IngestConfig {
             arxiv_api: endpoint("DISTML_ARXIV_API", ARXIV_API)?,
             crossref_api: endpoint("DISTML_CROSSREF_API", CROSSREF_API)?,
             openalex_api: endpoint("DISTML_OPENALEX_API", OPENALEX_API)?,
             openalex_key: var("DISTML_OPENALEX_KEY"),
             arxiv_delay: Duration::from_millis(arxiv_delay),
+            deadline: Duration::from_secs(deadline),
             mailto,
             http,
             refresh,

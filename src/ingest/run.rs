@@ -87,11 +87,23 @@ pub(crate) async fn ingest(
         progress: Progress::new(err),
     };
     lanes.start();
-    let finished = lanes.work().await;
+    // At the deadline the lookups in flight are dropped: every answer
+    // before it is already saved, and the next run goes on from the cache.
+    let finished = tokio::time::timeout(config.deadline, lanes.work()).await;
     lanes.progress.finish();
-    finished?;
+    let late = finished.is_err();
+    if let Ok(finished) = finished {
+        finished?;
+    }
     let requests = lanes.client.requests_made();
-    Ok(lanes.run.into_inner().finish(&papers, requests))
+    let mut report = lanes.run.into_inner().finish(&papers, requests);
+    if late {
+        report.notes.push(format!(
+            "stopped at the run's deadline ({} s, DISTML_INGEST_DEADLINE_S); the next `index` goes on from the cache",
+            config.deadline.as_secs()
+        ));
+    }
+    Ok(report)
 }
 
 impl Lanes<'_, '_> {

@@ -325,6 +325,7 @@ mod tests {
             openalex_api: url("http://127.0.0.1:9/openalex"),
             openalex_key: openalex_key.map(str::to_owned),
             arxiv_delay: std::time::Duration::ZERO,
+            deadline: std::time::Duration::from_secs(60),
             mailto: None,
             http: HttpConfig::default(),
             refresh: false,

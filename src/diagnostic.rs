@@ -92,6 +92,37 @@ fn closest_ids<'a>(id: &str, known: impl IntoIterator<Item = &'a str>) -> Vec<&'
     ranked.into_iter().take(SHOWN).map(|(_, _, c)| c).collect()
 }
 
+/// The message of the last panic, recorded by [`install_panic_hook`]
+/// instead of printed, so that a caught panic becomes one diagnostic line.
+static LAST_PANIC: std::sync::Mutex<Option<String>> = std::sync::Mutex::new(None);
+
+/// Panics are recorded, not printed: the program reports them itself, on one
+/// line, through the writer it was given (and never on a closed stderr).
+pub fn install_panic_hook() {
+    std::panic::set_hook(Box::new(|info| {
+        let message = info
+            .payload()
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| info.payload().downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "a panic".to_string());
+        let place = info
+            .location()
+            .map(|l| format!(" at {}:{}", l.file(), l.line()))
+            .unwrap_or_default();
+        let mut last = LAST_PANIC.lock().unwrap_or_else(|e| e.into_inner());
+        *last = Some(format!("{message}{place}"));
+    }));
+}
+
+/// Runs `f`; a panic inside it is returned as its message.
+pub fn catch_panic<T>(f: impl FnOnce() -> T) -> Result<T, String> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).map_err(|_| {
+        let mut last = LAST_PANIC.lock().unwrap_or_else(|e| e.into_inner());
+        last.take().unwrap_or_else(|| "a panic".to_string())
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

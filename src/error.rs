@@ -48,6 +48,19 @@ impl Error {
         Error::Output(source)
     }
 
+    /// Whether the index's data is damaged (as opposed to a bad query or a
+    /// missing file): what a rebuild cures.
+    pub fn is_damaged_index(&self) -> bool {
+        matches!(
+            self,
+            Error::Tantivy(
+                tantivy::TantivyError::DataCorruption(_)
+                    | tantivy::TantivyError::IoError(_)
+                    | tantivy::TantivyError::OpenReadError(_)
+            )
+        )
+    }
+
     /// A reader that went away (`| head`) is not an error.
     pub fn is_broken_pipe(&self) -> bool {
         let io = match self {

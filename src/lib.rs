@@ -48,11 +48,21 @@ pub fn run(args: impl IntoIterator<Item = impl Into<OsString> + Clone>) -> i32 {
     let mut out = stdout.lock();
     let stderr = std::io::stderr();
     let mut err = stderr.lock();
-    match execute(cli, &mut out, &mut err) {
-        Ok(code) => code,
-        Err(e) if e.is_broken_pipe() => EXIT_OK,
-        Err(e) => {
+    diagnostic::install_panic_hook();
+    match diagnostic::catch_panic(|| execute(cli, &mut out, &mut err)) {
+        Ok(Ok(code)) => code,
+        Ok(Err(e)) if e.is_broken_pipe() => EXIT_OK,
+        Ok(Err(e)) => {
             diagnostic::error(&mut err, e);
+            EXIT_ERROR
+        }
+        Err(panic) => {
+            diagnostic::error(
+                &mut err,
+                format_args!(
+                    "internal error ({panic}); if the index is damaged, `distml-search index` rebuilds it"
+                ),
+            );
             EXIT_ERROR
         }
     }

@@ -195,3 +195,32 @@ fn a_truncated_segment_file_is_set_aside_and_rebuilt() {
     std::fs::write(&segment, b"").unwrap();
     heals(&fixture);
 }
+
+#[test]
+fn a_segment_of_random_bytes_behind_a_whole_footer_is_set_aside_not_a_panic() {
+    let (fixture, generation) = indexed();
+    let postings = std::fs::read_dir(&generation)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .find(|p| p.extension().is_some_and(|x| x == "idx"))
+        .expect("a segment's postings");
+    // The footer's last 200 bytes stay, so tantivy opens the file and only
+    // reading the postings finds them wrong (it panicked, exit 101).
+    let mut bytes = std::fs::read(&postings).unwrap();
+    let body = bytes.len().saturating_sub(200);
+    let mut state: u32 = 7;
+    for byte in &mut bytes[..body] {
+        state = state.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+        *byte = (state >> 16) as u8;
+    }
+    std::fs::write(&postings, bytes).unwrap();
+    let run = fixture.run(["search", "pipeline gpipe memory"]).success();
+    if !run
+        .stderr()
+        .contains("distml-search: warning: the index could not be read")
+    {
+        run.fail("expected the damaged index to be set aside");
+    }
+    fixture.run(["search", "gpipe"]).success().stderr_is("");
+}

@@ -135,3 +135,35 @@ pub fn entry_id(locations: &Locations, catalog: &Catalog, id: &str) -> Result<St
     });
     Ok(found.map_or_else(|| id.to_string(), |e| e.id.clone()))
 }
+
+/// `read` on a ready index. An index found damaged only while it is read
+/// (corrupt postings, or a panic inside tantivy on them) is set aside and
+/// rebuilt, with one warning, and read again once.
+pub fn read_healing<T>(
+    locations: &Locations,
+    err: &mut dyn Write,
+    read: impl Fn(&Catalog, &OpenIndex) -> Result<T, Error>,
+) -> Result<(Catalog, OpenIndex, T), Error> {
+    let (catalog, open) = ready_index(locations, err)?;
+    let reason = match diagnostic::catch_panic(|| read(&catalog, &open)) {
+        Ok(Ok(value)) => return Ok((catalog, open, value)),
+        Ok(Err(e)) if !e.is_damaged_index() => return Err(e),
+        Ok(Err(e)) => e.to_string(),
+        Err(panic) => panic,
+    };
+    drop(open);
+    let dir = IndexDir::new(&locations.index);
+    let lock = dir.lock_waiting(|| ())?;
+    let aside = dir.set_aside(&lock)?;
+    drop(lock);
+    let kept = aside.map_or(String::new(), |p| format!(" (kept in {})", p.display()));
+    diagnostic::warning(
+        err,
+        format_args!(
+            "the index could not be read ({reason}); it was set aside{kept} and rebuilt from the catalog"
+        ),
+    );
+    let (catalog, open) = ready_index(locations, err)?;
+    let value = read(&catalog, &open)?;
+    Ok((catalog, open, value))
+}

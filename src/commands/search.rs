@@ -26,7 +26,6 @@ pub fn run(
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> Result<bool, Error> {
-    let (catalog, open) = ready_index(locations, err)?;
     let query = args.query.join(" ");
     let filters = filters(&args.filters);
     // Filter flags alone list their matches, as filters alone in a query do.
@@ -40,7 +39,9 @@ pub fn run(
         explain: args.explain,
         exhaustive: args.exhaustive,
     };
-    let outcome = search_catalog(locations, &catalog, &open, &request)?;
+    let (catalog, open, outcome) = super::read_healing(locations, err, |catalog, open| {
+        search_catalog(locations, catalog, open, &request)
+    })?;
     let format = args.output.format();
     report_rewrites(&outcome, args.explain, format, err);
     print_hits(&outcome.hits, format, style, out)?;

@@ -6,7 +6,7 @@
 
 mod common;
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use common::{Cmd, Fixture, Run, TAGS, search_ids, wait_for};
 use wiremock::matchers::{method, path, path_regex, query_param};
@@ -423,27 +423,14 @@ async fn without_network_index_makes_one_request_and_waits_for_nothing() {
     // that tried a second request, or waited its turn before knowing the
     // host is gone, would not end in the two minutes given here.
     let fixture = fixture();
-    let mut child = index_cmd(
+    let cmd = index_cmd(
         &fixture,
         &format!("http://127.0.0.1:{}", refused_port()),
         &[],
     )
     .env("DISTML_ARXIV_DELAY_MS", "600000")
-    .env("DISTML_HTTP_TIMEOUT_MS", "600000")
-    .into_command()
-    .stdout(std::process::Stdio::null())
-    .stderr(std::process::Stdio::piped())
-    .spawn()
-    .unwrap();
-    let deadline = Instant::now() + Duration::from_secs(120);
-    while child.try_wait().unwrap().is_none() {
-        if Instant::now() > deadline {
-            child.kill().unwrap();
-            panic!("index is still waiting with the network gone");
-        }
-        std::thread::sleep(Duration::from_millis(10));
-    }
-    let output = child.wait_with_output().unwrap();
+    .env("DISTML_HTTP_TIMEOUT_MS", "600000");
+    let output = common::output_within(cmd, Duration::from_secs(120));
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(output.status.success(), "{stderr}");
     assert!(stderr.contains(" failed (1 requests)\n"), "{stderr}");

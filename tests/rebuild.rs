@@ -150,6 +150,16 @@ fn indexed() -> (Fixture, std::path::PathBuf) {
     (fixture, generation)
 }
 
+/// The generation's first segment file with this extension.
+fn segment_file(generation: &std::path::Path, extension: &str) -> std::path::PathBuf {
+    std::fs::read_dir(generation)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .find(|p| p.extension().is_some_and(|x| x == extension))
+        .expect("a segment file")
+}
+
 /// Searching a damaged index sets it aside with one warning, rebuilds, and
 /// finds again.
 #[track_caller]
@@ -186,25 +196,14 @@ fn a_current_pointer_to_a_missing_generation_is_rebuilt() {
 #[test]
 fn a_truncated_segment_file_is_set_aside_and_rebuilt() {
     let (fixture, generation) = indexed();
-    let segment = std::fs::read_dir(&generation)
-        .unwrap()
-        .flatten()
-        .map(|e| e.path())
-        .find(|p| p.extension().is_some_and(|x| x == "idx"))
-        .expect("a segment's term index");
-    std::fs::write(&segment, b"").unwrap();
+    std::fs::write(segment_file(&generation, "idx"), b"").unwrap();
     heals(&fixture);
 }
 
 #[test]
 fn a_segment_of_random_bytes_behind_a_whole_footer_is_set_aside_not_a_panic() {
     let (fixture, generation) = indexed();
-    let postings = std::fs::read_dir(&generation)
-        .unwrap()
-        .flatten()
-        .map(|e| e.path())
-        .find(|p| p.extension().is_some_and(|x| x == "idx"))
-        .expect("a segment's postings");
+    let postings = segment_file(&generation, "idx");
     // The footer's last 200 bytes stay, so tantivy opens the file and only
     // reading the postings finds them wrong (it panicked, exit 101).
     let mut bytes = std::fs::read(&postings).unwrap();

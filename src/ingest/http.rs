@@ -403,27 +403,14 @@ impl HttpClient {
                 }
                 Outcome::Fatal(error) => return Err(error),
                 Outcome::Unreachable(reason) => {
-                    lock(&self.inner.unreachable).insert(key.clone(), reason.clone());
-                    host.mark_gone();
-                    return Err(FetchError::HostUnreachable {
-                        host: key,
-                        url: shown,
-                        reason,
-                    });
+                    return Err(self.give_up(&host, key, shown, reason));
                 }
                 Outcome::Retry {
                     reason,
                     retry_after,
                 } => {
                     if let Some(why) = self.gives_up(&host, retry_after) {
-                        let reason = format!("{reason}; {why}");
-                        lock(&self.inner.unreachable).insert(key.clone(), reason.clone());
-                        host.mark_gone();
-                        return Err(FetchError::HostUnreachable {
-                            host: key,
-                            url: shown,
-                            reason,
-                        });
+                        return Err(self.give_up(&host, key, shown, format!("{reason}; {why}")));
                     }
                     if attempt >= config.max_retries {
                         return Err(FetchError::Exhausted {
@@ -439,6 +426,18 @@ impl HttpClient {
                     attempt += 1;
                 }
             }
+        }
+    }
+
+    /// Marks the host unreachable for the rest of the run: requests queued
+    /// for it stop waiting, and none is sent to it again.
+    fn give_up(&self, host: &Host, key: String, shown: String, reason: String) -> FetchError {
+        lock(&self.inner.unreachable).insert(key.clone(), reason.clone());
+        host.mark_gone();
+        FetchError::HostUnreachable {
+            host: key,
+            url: shown,
+            reason,
         }
     }
 

@@ -259,3 +259,25 @@ pub fn wait_for(what: &str, mut condition: impl FnMut() -> bool) {
 pub fn has_files(dir: &Path) -> bool {
     std::fs::read_dir(dir).is_ok_and(|mut entries| entries.next().is_some())
 }
+
+/// Runs `cmd` to its end and captures its outputs, killing it (and failing
+/// the test) if it has not ended within `limit`: a bound for a hang, not a
+/// measure of speed.
+pub fn output_within(cmd: Cmd, limit: std::time::Duration) -> std::process::Output {
+    use std::time::Instant;
+    let mut child = cmd
+        .into_command()
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + limit;
+    while child.try_wait().unwrap().is_none() {
+        if Instant::now() > deadline {
+            child.kill().unwrap();
+            panic!("still running after {limit:?}");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    child.wait_with_output().unwrap()
+}

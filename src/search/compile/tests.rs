@@ -59,8 +59,8 @@ fn fixture() -> Fixture {
     }
 }
 
-/// Compiles every query in every mode.
-fn each_query(f: &Fixture, mut check: impl FnMut(&str, &Searcher, &dyn Fn(Mode) -> Compiled)) {
+/// `check` with a compilation context on the fixture's index.
+fn with_context(f: &Fixture, check: impl FnOnce(&Context<'_>, &Searcher)) {
     let searcher = f.open.reader.searcher();
     let synonyms = Synonyms::new(&f.catalog.vocabulary);
     let sections = f.catalog.section_names();
@@ -71,11 +71,18 @@ fn each_query(f: &Fixture, mut check: impl FnMut(&str, &Searcher, &dyn Fn(Mode) 
         sections: &sections,
         boosts: Boosts::default(),
     };
-    for text in QUERIES {
-        let tree: Node = query::parse(text).unwrap().root;
-        let compiled = |mode| compile(&cx, &tree, mode).unwrap();
-        check(text, &searcher, &compiled);
-    }
+    check(&cx, &searcher);
+}
+
+/// Compiles every query in every mode.
+fn each_query(f: &Fixture, mut check: impl FnMut(&str, &Searcher, &dyn Fn(Mode) -> Compiled)) {
+    with_context(f, |cx, searcher| {
+        for text in QUERIES {
+            let tree: Node = query::parse(text).unwrap().root;
+            let compiled = |mode| compile(cx, &tree, mode).unwrap();
+            check(text, searcher, &compiled);
+        }
+    });
 }
 
 fn scores(searcher: &Searcher, query: &dyn Query) -> HashMap<DocAddress, f32> {
@@ -159,23 +166,14 @@ fn compiling_is_a_function_of_the_tree_and_the_mode() {
 
 #[test]
 fn filters_alone_select_without_scoring() {
-    let f = fixture();
-    let searcher = f.open.reader.searcher();
-    let synonyms = Synonyms::new(&f.catalog.vocabulary);
-    let sections = f.catalog.section_names();
-    let cx = Context {
-        searcher: &searcher,
-        fields: &f.fields,
-        synonyms: &synonyms,
-        sections: &sections,
-        boosts: Boosts::default(),
-    };
-    let tree = query::parse("tag:pipeline-parallelism year:2019..")
-        .unwrap()
-        .root;
-    let compiled = compile(&cx, &tree, Mode::Exhaustive).unwrap();
-    assert!(compiled.filtered && !compiled.scoring);
-    let matches = scores(&searcher, &*compiled.query);
-    assert!(!matches.is_empty());
-    assert!(matches.values().all(|s| *s == 0.0));
+    with_context(&fixture(), |cx, searcher| {
+        let tree = query::parse("tag:pipeline-parallelism year:2019..")
+            .unwrap()
+            .root;
+        let compiled = compile(cx, &tree, Mode::Exhaustive).unwrap();
+        assert!(compiled.filtered && !compiled.scoring);
+        let matches = scores(searcher, &*compiled.query);
+        assert!(!matches.is_empty());
+        assert!(matches.values().all(|s| *s == 0.0));
+    });
 }

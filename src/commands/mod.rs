@@ -54,6 +54,7 @@ pub fn ready_index(
         Some(open)
             if open.fingerprint.as_deref() == Some(wanted.as_str()) && open.is_compatible() =>
         {
+            dir.remove_leftovers();
             return Ok((catalog, open));
         }
         other => other,

@@ -208,6 +208,25 @@ impl IndexDir {
         Ok(moved.then_some(aside))
     }
 
+    /// Removes what killed rebuilds left behind, when no rebuild is running
+    /// (one that is holds the lock, and its generation is not stray). Costs
+    /// a directory listing when there is nothing to remove.
+    pub fn remove_leftovers(&self) {
+        let current = self.current_generation();
+        let Ok(entries) = std::fs::read_dir(&self.root) else {
+            return;
+        };
+        let stray = entries.flatten().any(|e| {
+            e.file_name()
+                .to_string_lossy()
+                .starts_with(GENERATION_PREFIX)
+                && Some(e.path()) != current
+        });
+        if stray && let Ok(Some(_lock)) = self.try_lock() {
+            self.remove_generations_except(None);
+        }
+    }
+
     /// Removes a generation that failed to build (and any other stray ones).
     pub fn discard(&self, generation: &Path, _lock: &RebuildLock) {
         let _ = std::fs::remove_dir_all(generation);

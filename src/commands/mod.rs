@@ -12,12 +12,13 @@ pub mod stats;
 
 use std::io::Write;
 
-use crate::catalog::{Catalog, validate};
+use crate::catalog::{Catalog, Entry, validate};
 use crate::clock::current_year;
 use crate::diagnostic;
 use crate::error::Error;
 use crate::index::{IndexDir, OpenIndex, fingerprint, rebuild};
 use crate::locations::Locations;
+use crate::model::metadata::Cache;
 
 /// The catalog, refusing one with problems: the first is shown with a pointer
 /// to `check` for the rest. `curated` also applies the curation rules (tags,
@@ -111,8 +112,8 @@ pub fn ready_index(
 }
 
 /// The catalog entry an `arxiv:ID` or `doi:DOI` names, by its own identifier
-/// or one a lookup found; its id as given otherwise.
-pub fn entry_id(locations: &Locations, catalog: &Catalog, id: &str) -> Result<String, Error> {
+/// or one a lookup found (`None` for anything else).
+pub fn entry_by_identifier<'c>(catalog: &'c Catalog, cache: &Cache, id: &str) -> Option<&'c Entry> {
     let wanted = |own: Option<&str>, found: Option<&str>, value: &str| {
         own.or(found)
             .is_some_and(|known| known.eq_ignore_ascii_case(value))
@@ -120,10 +121,9 @@ pub fn entry_id(locations: &Locations, catalog: &Catalog, id: &str) -> Result<St
     let (arxiv, doi) = match (id.strip_prefix("arxiv:"), id.strip_prefix("doi:")) {
         (Some(arxiv), _) => (Some(crate::ident::strip_version(arxiv)), None),
         (_, Some(doi)) => (None, Some(doi)),
-        _ => return Ok(id.to_string()),
+        _ => return None,
     };
-    let cache = locations.load_cache()?;
-    let found = catalog.entries.iter().find(|e| {
+    catalog.entries.iter().find(|e| {
         let cached = cache.get(&e.id);
         let cached_arxiv = cached
             .and_then(|c| c.arxiv.as_ref())
@@ -133,8 +133,7 @@ pub fn entry_id(locations: &Locations, catalog: &Catalog, id: &str) -> Result<St
             .map(|i| i.value.as_str());
         arxiv.is_some_and(|a| wanted(e.arxiv.as_deref(), cached_arxiv, a))
             || doi.is_some_and(|d| wanted(e.doi.as_deref(), cached_doi, d))
-    });
-    Ok(found.map_or_else(|| id.to_string(), |e| e.id.clone()))
+    })
 }
 
 /// `read` on a ready index. An index found damaged only while it is read
@@ -157,13 +156,7 @@ pub fn read_healing<T>(
     let lock = dir.lock_waiting(|| ())?;
     let aside = dir.set_aside(&lock)?;
     drop(lock);
-    let kept = aside.map_or(String::new(), |p| format!(" (kept in {})", p.display()));
-    diagnostic::warning(
-        err,
-        format_args!(
-            "the index could not be read ({reason}); it was set aside{kept} and rebuilt from the catalog"
-        ),
-    );
+    diagnostic::warning(err, crate::index::SetAside { aside, reason }.warning());
     let (catalog, open) = ready_index(locations, err)?;
     let value = read(&catalog, &open)?;
     Ok((catalog, open, value))

@@ -76,7 +76,14 @@ pub fn run_similar(
     err: &mut dyn Write,
 ) -> Result<bool, Error> {
     let (catalog, open) = ready_index(locations, err)?;
-    let id = super::entry_id(locations, &catalog, &args.id)?;
+    // Only an identifier needs the cache (for ids that lookups found).
+    let cache = if args.id.contains(':') {
+        locations.load_cache()?
+    } else {
+        Default::default()
+    };
+    let id = super::entry_by_identifier(&catalog, &cache, &args.id)
+        .map_or_else(|| args.id.clone(), |e| e.id.clone());
     if catalog.entry(&id).is_none() && open.document(&id)?.is_none() {
         let ids = catalog.entries.iter().map(|e| e.id.as_str());
         return Err(Error::Usage(diagnostic::unknown_id(&args.id, ids)));

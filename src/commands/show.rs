@@ -28,8 +28,9 @@ pub fn run(
         let ids = catalog.entries.iter().map(|e| e.id.as_str());
         Error::Usage(diagnostic::unknown_id(&args.id, ids))
     };
-    let id = super::entry_id(locations, &catalog, &args.id)?;
-    let Some(entry) = catalog.entry(&id) else {
+    let cache = locations.load_cache()?;
+    let by_identifier = super::entry_by_identifier(&catalog, &cache, &args.id);
+    let Some(entry) = by_identifier.or_else(|| catalog.entry(&args.id)) else {
         if !args.id.starts_with(ARXIV_ID_PREFIX) {
             return Err(unknown());
         }
@@ -45,7 +46,6 @@ pub fn run(
         };
         return out.write_all(text.as_bytes()).map_err(Error::output);
     };
-    let cache = locations.load_cache()?;
     let cached = cache.get(&entry.id);
     let record = Record::from_entry(entry, cached);
     let text = if args.json {

@@ -32,15 +32,7 @@ const BULK_WRITER_MEMORY: usize = 768 * 1024 * 1024;
 
 /// What a rebuild has to warn of: an index it set aside, records it left out.
 pub fn build_warnings(report: &BuildReport) -> Vec<String> {
-    let mut warnings = Vec::new();
-    if let Some(SetAside { aside, reason }) = &report.set_aside {
-        let kept = aside.as_ref().map_or(String::new(), |path| {
-            format!(" (kept in {})", path.display())
-        });
-        warnings.push(format!(
-            "the index could not be read ({reason}); it was set aside{kept} and rebuilt from the catalog"
-        ));
-    }
+    let mut warnings: Vec<String> = report.set_aside.iter().map(SetAside::warning).collect();
     if report.imported_left_out > 0 {
         warnings.push(format!(
             "the index, written by an older distml-search, held {} imported arXiv records; it was rebuilt from the catalog, so import the snapshot again (distml-search import --arxiv-snapshot FILE) to search them",
@@ -67,6 +59,18 @@ pub struct SetAside {
     /// Where it went (`None` when its folder was already gone).
     pub aside: Option<std::path::PathBuf>,
     pub reason: String,
+}
+
+impl SetAside {
+    pub fn warning(&self) -> String {
+        let kept = self.aside.as_ref().map_or(String::new(), |path| {
+            format!(" (kept in {})", path.display())
+        });
+        format!(
+            "the index could not be read ({}); it was set aside{kept} and rebuilt from the catalog",
+            self.reason
+        )
+    }
 }
 
 /// Identifies the data an index was built from: the catalog files, the cache,

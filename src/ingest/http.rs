@@ -11,7 +11,7 @@
 use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError};
 use std::time::{Duration, SystemTime};
 
 use reqwest::header::RETRY_AFTER;
@@ -230,8 +230,6 @@ struct Inner {
     client: reqwest::Client,
     config: HttpConfig,
     hosts: Mutex<HashMap<String, Arc<Host>>>,
-    /// Host key → why connecting to it failed.
-    unreachable: Mutex<HashMap<String, String>>,
     requests: AtomicU64,
     verbose: AtomicBool,
     /// The verbose log's lines not yet written: the client runs inside
@@ -247,9 +245,10 @@ struct Host {
     /// The earliest moment the next request may start. Each request reserves
     /// its slot under the lock, so concurrent callers queue up correctly.
     next_start: Mutex<Instant>,
-    /// Set once the host is found unreachable: requests waiting for their
-    /// turn stop waiting (the turn of a dead host may be minutes away).
-    gone: AtomicBool,
+    /// Why the host was given up for the run, once it is: no request is sent
+    /// to it again, and those waiting for their turn stop waiting (the turn
+    /// of a dead host may be minutes away).
+    gone: OnceLock<String>,
     gone_notice: Notify,
     /// Failed attempts since the last answer.
     failures: AtomicU32,
@@ -261,14 +260,15 @@ impl Host {
             permits: Arc::new(Semaphore::new(policy.max_concurrent.max(1))),
             min_interval: policy.min_interval,
             next_start: Mutex::new(next_start),
-            gone: AtomicBool::new(false),
+            gone: OnceLock::new(),
             gone_notice: Notify::new(),
             failures: AtomicU32::new(0),
         }
     }
 
-    fn mark_gone(&self) {
-        self.gone.store(true, Ordering::SeqCst);
+    /// The first reason stays: it is what made the host go.
+    fn mark_gone(&self, reason: String) {
+        let _ = self.gone.set(reason);
         self.gone_notice.notify_waiters();
     }
 
@@ -287,7 +287,7 @@ impl Host {
         let notice = self.gone_notice.notified();
         tokio::pin!(notice);
         notice.as_mut().enable();
-        if !self.gone.load(Ordering::SeqCst) {
+        if self.gone.get().is_none() {
             tokio::select! {
                 () = tokio::time::sleep_until(start) => {}
                 () = notice => {}
@@ -338,7 +338,6 @@ impl HttpClient {
                 client,
                 config,
                 hosts: Mutex::new(HashMap::new()),
-                unreachable: Mutex::new(HashMap::new()),
                 requests: AtomicU64::new(0),
                 verbose: AtomicBool::new(false),
                 log: Mutex::new(Vec::new()),
@@ -350,10 +349,13 @@ impl HttpClient {
     /// already in flight keep the old concurrency limit; spacing carries over.
     pub fn set_policy(&self, host: &str, policy: HostPolicy) {
         let mut hosts = lock(&self.inner.hosts);
-        let next_start = hosts
-            .get(host)
-            .map_or_else(Instant::now, |old| *lock(&old.next_start));
-        hosts.insert(host.to_owned(), Arc::new(Host::new(policy, next_start)));
+        let old = hosts.get(host);
+        let next_start = old.map_or_else(Instant::now, |old| *lock(&old.next_start));
+        let replacement = Host::new(policy, next_start);
+        if let Some(reason) = old.and_then(|old| old.gone.get()) {
+            replacement.mark_gone(reason.clone());
+        }
+        hosts.insert(host.to_owned(), Arc::new(replacement));
     }
 
     /// When on, each request logs `GET <url> -> <status> (<ms> ms)`.
@@ -386,12 +388,12 @@ impl HttpClient {
         let config = &self.inner.config;
         let mut attempt: u32 = 0;
         loop {
-            self.check_reachable(&key, &shown)?;
             let host = self.host(&key);
+            check_reachable(&host, &key, &shown)?;
             let outcome = {
                 let permit = host.acquire().await;
                 // Another request may have found the host dead while we queued.
-                self.check_reachable(&key, &shown)?;
+                check_reachable(&host, &key, &shown)?;
                 let outcome = self.attempt(url, &shown).await;
                 drop(permit);
                 outcome
@@ -432,8 +434,7 @@ impl HttpClient {
     /// Marks the host unreachable for the rest of the run: requests queued
     /// for it stop waiting, and none is sent to it again.
     fn give_up(&self, host: &Host, key: String, shown: String, reason: String) -> FetchError {
-        lock(&self.inner.unreachable).insert(key.clone(), reason.clone());
-        host.mark_gone();
+        host.mark_gone(reason.clone());
         FetchError::HostUnreachable {
             host: key,
             url: shown,
@@ -456,17 +457,6 @@ impl HttpClient {
                 "{failures} failed requests in a row; not asking it again this run"
             )),
             _ => None,
-        }
-    }
-
-    fn check_reachable(&self, key: &str, shown: &str) -> Result<(), FetchError> {
-        match lock(&self.inner.unreachable).get(key) {
-            Some(reason) => Err(FetchError::HostUnreachable {
-                host: key.to_owned(),
-                url: shown.to_owned(),
-                reason: reason.clone(),
-            }),
-            None => Ok(()),
         }
     }
 
@@ -688,6 +678,17 @@ fn describe(error: reqwest::Error) -> String {
             .collect::<Vec<_>>()
             .join(" "),
     )
+}
+
+fn check_reachable(host: &Host, key: &str, shown: &str) -> Result<(), FetchError> {
+    match host.gone.get() {
+        Some(reason) => Err(FetchError::HostUnreachable {
+            host: key.to_owned(),
+            url: shown.to_owned(),
+            reason: reason.clone(),
+        }),
+        None => Ok(()),
+    }
 }
 
 /// `Retry-After` as a delay: delta-seconds or an HTTP-date. Anything else

@@ -37,7 +37,7 @@ pub fn plan(cx: &Context<'_>, request: &SearchRequest<'_>) -> Result<Plan, Error
     only_common_words(&root)?;
     let root = facets::recognize(root);
     let (repaired, corrections) = repair_spelling(cx, &root);
-    let exact = compile(cx, &repaired, Mode::Exhaustive)?;
+    let mut exact = compile(cx, &repaired, Mode::Exhaustive)?;
     if !matches!(root, Node::All) && !exact.scoring && !exact.filtered {
         return Err(Error::Query(format!(
             "the query has no searchable words: {}",
@@ -59,9 +59,10 @@ pub fn plan(cx: &Context<'_>, request: &SearchRequest<'_>) -> Result<Plan, Error
         None
     };
     let rewrites = Rewrites {
-        expansions: exact.expansions.clone(),
+        // What compiling found is for the user, not for ranking.
+        expansions: std::mem::take(&mut exact.expansions),
         corrections,
-        ignored: exact.ignored.clone(),
+        ignored: std::mem::take(&mut exact.ignored),
     };
     Ok(Plan {
         root,

@@ -143,21 +143,27 @@ impl Compilation<'_> {
     /// every abstract of a large corpus would dominate the query's cost.
     fn synonym_text(&mut self, name: &str) -> Vec<Q> {
         let (b, f) = (self.cx.boosts, self.cx.fields);
-        let mut per_field: Vec<Q> = Vec::new();
-        for (field, weight) in [
-            (f.title, b.title),
-            (f.tag_text, b.tag_text),
-            (f.note, b.note),
-        ] {
-            per_field.extend(self.weighted(
-                Analyzer::English,
-                field,
-                name,
-                weight * b.synonym_text,
-                Quoting::Plain,
-            ));
-        }
-        per_field
+        let s = b.synonym_text;
+        let curated = [
+            (f.title, b.title * s),
+            (f.tag_text, b.tag_text * s),
+            (f.note, b.note * s),
+        ];
+        self.in_fields(Analyzer::English, &curated, name, Quoting::Plain)
+    }
+
+    /// `text` sought in each of `fields` with its weight.
+    fn in_fields(
+        &mut self,
+        analyzer: Analyzer,
+        fields: &[(Field, f32)],
+        text: &str,
+        quoting: Quoting,
+    ) -> Vec<Q> {
+        fields
+            .iter()
+            .flat_map(|&(field, weight)| self.weighted(analyzer, field, text, weight, quoting))
+            .collect()
     }
 
     /// The per-field queries of `text`. Kept flat (boosted term queries side
@@ -165,28 +171,24 @@ impl Compilation<'_> {
     /// documents that cannot reach the top k (block-max WAND).
     fn text_parts(&mut self, text: &str, quoting: Quoting) -> Vec<Q> {
         let (b, f) = (self.cx.boosts, self.cx.fields);
-        let mut per_field: Vec<Q> = Vec::new();
-        for (field, weight) in [
+        let prose = [
             (f.title, b.title),
             (f.tag_text, b.tag_text),
             (f.note, b.note),
             (f.abstract_text, b.abstract_text),
-        ] {
-            per_field.extend(self.weighted(Analyzer::English, field, text, weight, quoting));
-        }
-        for (field, weight) in [(f.authors, b.authors), (f.venue, b.venue)] {
-            per_field.extend(self.weighted(Analyzer::Names, field, text, weight, quoting));
-        }
+        ];
+        let names = [(f.authors, b.authors), (f.venue, b.venue)];
+        let mut per_field = self.in_fields(Analyzer::English, &prose, text, quoting);
+        per_field.extend(self.in_fields(Analyzer::Names, &names, text, quoting));
         // "all-reduce" also finds "allreduce" written as one word.
         let joined = squash(text);
         if terms_with_positions(&mut self.names, text).len() > 1 {
-            for (field, weight) in [
+            let written = [
                 (f.title, b.title),
                 (f.note, b.note),
                 (f.abstract_text, b.abstract_text),
-            ] {
-                per_field.extend(self.weighted(Analyzer::English, field, &joined, weight, quoting));
-            }
+            ];
+            per_field.extend(self.in_fields(Analyzer::English, &written, &joined, quoting));
         }
         if !joined.is_empty() && self.mode != Mode::Phrases {
             let q = term_query(f.joined, &joined);

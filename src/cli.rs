@@ -4,7 +4,9 @@
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
+use clap_complete::ArgValueCandidates;
 
+use crate::completion;
 use crate::model::{Collection, Kind};
 use crate::search::YearRange;
 
@@ -65,8 +67,12 @@ pub enum Command {
         /// The shell to complete for
         shell: clap_complete::Shell,
     },
-    /// Print the man page (roff)
-    Man,
+    /// Print the man page (roff), or write every page into a folder
+    Man {
+        /// Write distml-search.1 and a page per subcommand into DIR
+        #[arg(long, value_name = "DIR")]
+        dir: Option<PathBuf>,
+    },
 }
 
 #[derive(Debug, Args)]
@@ -86,10 +92,10 @@ pub struct IndexArgs {
 #[derive(Debug, Args, Default)]
 pub struct FilterArgs {
     /// Only entries with this tag (id, label or alias); repeat for all of several
-    #[arg(long, value_name = "TAG")]
+    #[arg(long, value_name = "TAG", add = ArgValueCandidates::new(completion::tags))]
     pub tag: Vec<String>,
     /// Only entries of this section (name, or the start of it)
-    #[arg(long, value_name = "SECTION")]
+    #[arg(long, value_name = "SECTION", add = ArgValueCandidates::new(completion::sections))]
     pub section: Option<String>,
     /// Only papers or only projects
     #[arg(long, value_enum)]
@@ -175,7 +181,8 @@ pub struct SearchArgs {
 
 #[derive(Debug, Args)]
 pub struct ShowArgs {
-    /// The entry's id (as printed by search and list)
+    /// The entry's id (as printed by search and list), or arxiv:ID, doi:DOI
+    #[arg(add = ArgValueCandidates::new(completion::entry_ids))]
     pub id: String,
     /// Print JSON
     #[arg(long)]
@@ -184,7 +191,8 @@ pub struct ShowArgs {
 
 #[derive(Debug, Args)]
 pub struct SimilarArgs {
-    /// The entry's id
+    /// The entry's id, or arxiv:ID, doi:DOI
+    #[arg(add = ArgValueCandidates::new(completion::entry_ids))]
     pub id: String,
     #[command(flatten)]
     pub output: HitsOutput,

@@ -8,6 +8,7 @@ pub mod catalog;
 mod cli;
 pub mod clock;
 mod commands;
+mod completion;
 mod diagnostic;
 pub mod error;
 mod fsutil;
@@ -15,6 +16,7 @@ mod ident;
 pub mod index;
 pub mod ingest;
 pub mod locations;
+mod manual;
 pub mod model;
 mod render;
 pub mod search;
@@ -23,7 +25,7 @@ pub mod snapshot;
 use std::ffi::OsString;
 use std::io::Write;
 
-use clap::{CommandFactory, Parser};
+use clap::Parser;
 
 use cli::{Cli, Command};
 use error::Error;
@@ -37,6 +39,16 @@ pub const EXIT_ERROR: i32 = 2;
 /// Parses `args`, runs the command and returns the exit status. Errors are
 /// reported here, once, on one line.
 pub fn run(args: impl IntoIterator<Item = impl Into<OsString> + Clone>) -> i32 {
+    let args: Vec<OsString> = args.into_iter().map(Into::into).collect();
+    // A shell asking for completions (`COMPLETE=bash distml-search -- ...`).
+    match completion::answer(&args) {
+        Ok(true) => return EXIT_OK,
+        Ok(false) => {}
+        Err(e) => {
+            diagnostic::error(&mut std::io::stderr(), e);
+            return EXIT_ERROR;
+        }
+    }
     let cli = match Cli::try_parse_from(args) {
         Ok(cli) => cli,
         Err(e) => {
@@ -95,13 +107,13 @@ fn execute(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> Result<i32, Er
             commands::export::run(&locations, &args, out, err).map(|()| EXIT_OK)
         }
         Command::Completions { shell } => {
-            clap_complete::generate(shell, &mut Cli::command(), "distml-search", out);
+            completion::write_registration(shell, out)?;
             Ok(EXIT_OK)
         }
-        Command::Man => {
-            clap_mangen::Man::new(Cli::command())
-                .render(out)
-                .map_err(Error::output)?;
+        Command::Man { dir: None } => manual::write_main_page(out).map(|()| EXIT_OK),
+        Command::Man { dir: Some(dir) } => {
+            let pages = manual::write_pages(&dir)?;
+            writeln!(out, "{pages} pages written to {}", dir.display()).map_err(Error::output)?;
             Ok(EXIT_OK)
         }
     }

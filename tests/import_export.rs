@@ -339,20 +339,3 @@ fn importing_a_file_without_entries_is_an_error() {
         .code(2)
         .stderr_is("distml-search: error: empty.md: no list items with links found; is it an awesome-list Markdown file?\n");
 }
-
-#[test]
-fn bash_completions_name_the_binary_and_its_flags() {
-    Fixture::new()
-        .run(["completions", "bash"])
-        .success()
-        .stdout_has("distml-search")
-        .stdout_has("--catalog");
-}
-
-#[test]
-fn the_man_page_is_roff() {
-    let run = Fixture::new().run(["man"]).success();
-    if !(run.stdout().starts_with(".ie") || run.stdout().contains(".TH distml-search")) {
-        run.fail("not a man page");
-    }
-}

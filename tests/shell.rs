@@ -1,0 +1,143 @@
+//! Shell integration as a user meets it: completion in a real bash, and
+//! the man pages.
+
+mod common;
+
+use std::path::Path;
+use std::process::Command;
+
+use common::{BIN, Fixture};
+
+/// What bash offers after `line` (the cursor at its end), with the
+/// registration script `completions bash` prints sourced, the binary on
+/// PATH and the fixture's folder as the working directory.
+fn bash_completes(fixture: &Fixture, line: &str) -> Vec<String> {
+    let bin_dir = Path::new(BIN).parent().unwrap();
+    let path = format!("{}:{}", bin_dir.display(), std::env::var("PATH").unwrap());
+    let script = r#"
+source <(distml-search completions bash)
+read -ra COMP_WORDS <<< "$LINE"
+[[ "$LINE" == *" " ]] && COMP_WORDS+=("")
+COMP_CWORD=$(( ${#COMP_WORDS[@]} - 1 ))
+_clap_complete_distml_search distml-search "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}"
+printf '%s\n' "${COMPREPLY[@]}"
+"#;
+    let output = Command::new("bash")
+        .arg("-c")
+        .arg(script)
+        .current_dir(fixture.dir.path())
+        .env("PATH", path)
+        .env("LINE", line)
+        .env_remove("DISTML_CATALOG")
+        .env_remove("COMPLETE")
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "bash failed: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8(output.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| l.trim_end().to_string())
+        .filter(|l| !l.is_empty())
+        .collect()
+}
+
+#[test]
+fn a_subcommands_flags_complete() {
+    let fixture = Fixture::new();
+    assert_eq!(
+        bash_completes(&fixture, "distml-search search --fo"),
+        ["--format"]
+    );
+    assert_eq!(
+        bash_completes(&fixture, "distml-search index --re"),
+        ["--refresh"]
+    );
+}
+
+#[test]
+fn a_flags_values_complete() {
+    let fixture = Fixture::new();
+    assert_eq!(
+        bash_completes(&fixture, "distml-search search --format "),
+        ["table", "json", "bibtex"]
+    );
+    assert_eq!(
+        bash_completes(&fixture, "distml-search list --kind p"),
+        ["paper", "project"]
+    );
+}
+
+#[test]
+fn entry_ids_tags_and_sections_complete_from_the_catalog_in_use() {
+    let fixture = Fixture::new();
+    assert_eq!(
+        bash_completes(&fixture, "distml-search show gp"),
+        ["gpipe-2019"]
+    );
+    assert_eq!(
+        bash_completes(&fixture, "distml-search similar zero-b"),
+        ["zero-bubble-2024"]
+    );
+    assert_eq!(
+        bash_completes(&fixture, "distml-search search x --tag pipe"),
+        ["pipeline-parallelism"]
+    );
+}
+
+#[test]
+fn subcommand_names_complete() {
+    let fixture = Fixture::new();
+    assert_eq!(bash_completes(&fixture, "distml-search si"), ["similar"]);
+}
+
+#[test]
+fn the_man_page_has_the_syntax_statuses_environment_and_examples() {
+    let run = Fixture::new().run(["man"]).success();
+    let page = run.stdout();
+    assert!(page.contains("\n.TH distml-search 1 "), "{page:.200}");
+    for heading in [
+        ".SH SUBCOMMANDS",
+        ".SH \"QUERY SYNTAX\"",
+        ".SH \"EXIT STATUS\"",
+        ".SH ENVIRONMENT",
+        ".SH EXAMPLES",
+    ] {
+        assert!(page.contains(heading), "no {heading} in the man page");
+    }
+    for variable in ["DISTML_CATALOG", "DISTML_INDEX", "DISTML_ARXIV_DELAY_MS"] {
+        assert!(page.contains(variable), "{variable} is not documented");
+    }
+}
+
+#[test]
+fn every_page_the_main_page_names_is_written() {
+    let fixture = Fixture::new();
+    let main = fixture.run(["man"]).success().stdout().to_string();
+    let dir = fixture.dir.path().join("man1");
+    let run = fixture.run(["man", "--dir", "man1"]).success();
+    let named: Vec<String> = main
+        .lines()
+        .filter_map(|l| l.strip_suffix("(1)"))
+        .map(|l| l.replace("\\-", "-"))
+        .filter(|l| l.starts_with("distml-search-"))
+        .collect();
+    assert!(named.len() >= 10, "subcommands named: {named:?}");
+    for name in &named {
+        let page = std::fs::read_to_string(dir.join(format!("{name}.1")))
+            .unwrap_or_else(|e| panic!("{name}.1: {e}"));
+        assert!(
+            page.contains(&format!("\n.TH {name} 1 ")),
+            "{name}.1: {page:.100}"
+        );
+    }
+    let search = std::fs::read_to_string(dir.join("distml-search-search.1")).unwrap();
+    assert!(
+        search.contains("\\-\\-format"),
+        "search's page lacks its flags"
+    );
+    run.stdout_is(&format!("{} pages written to man1\n", named.len() + 1));
+}

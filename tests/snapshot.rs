@@ -921,3 +921,53 @@ fn allow_empty_replaces_the_imported_records_with_none() {
         .success();
     assert!(imported_ids(&fixture).is_empty());
 }
+
+#[test]
+fn a_line_too_long_to_be_a_record_is_skipped_and_numbered_and_the_rest_kept() {
+    let fixture = fixture();
+    let good = |n: u32| {
+        line(
+            &format!("1412.9{n:04}"),
+            &format!("Fictional Paper {n}"),
+            "cs.DC",
+            "Mon, 2 Mar 2020 10:00:00 GMT",
+            "Glorp sharding.",
+        )
+    };
+    // Nine MiB without a line break, in the middle and again at the end.
+    let endless = "x".repeat(9 << 20);
+    let text = [good(1), endless.clone(), good(3), endless].join("\n");
+    std::fs::write(fixture.dir.path().join("snapshot.jsonl"), text).unwrap();
+    fixture
+        .run(["import", "--arxiv-snapshot", "snapshot.jsonl"])
+        .success()
+        .stdout_has("imported 2 records (0 merged into catalog entries, 0 filtered out, 2 malformed lines skipped) from 4 lines")
+        .stderr_has("snapshot.jsonl:2: skipped malformed record: longer than 8 MiB")
+        .stderr_has("snapshot.jsonl:4: skipped malformed record: longer than 8 MiB");
+    assert_eq!(
+        search_ids(&fixture, &["glorp"]),
+        ["arxiv:1412.90001", "arxiv:1412.90003"]
+    );
+}
+
+#[test]
+fn an_abstract_far_longer_than_arxiv_allows_is_kept_only_in_part() {
+    let fixture = fixture();
+    let huge = "zorblat ".repeat(500_000);
+    import_lines(
+        &fixture,
+        &line(
+            "1412.90001",
+            "Fictional Paper",
+            "cs.DC",
+            "Mon, 2 Mar 2020 10:00:00 GMT",
+            &huge,
+        ),
+    );
+    let run = fixture
+        .run(["show", "arxiv:1412.90001", "--json"])
+        .success();
+    let shown = run.json()["abstract"].as_str().unwrap().len();
+    assert!(shown <= 16 << 10, "an abstract of {shown} bytes was kept");
+    assert!(shown > 15 << 10, "only {shown} bytes kept");
+}

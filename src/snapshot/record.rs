@@ -49,6 +49,24 @@ pub struct SnapshotRecord {
     pub primary_category: Option<String>,
 }
 
+/// arXiv caps abstracts at 1,920 characters and titles are a line or two:
+/// a longer field is kept only this far, so that one record cannot make
+/// every search that matches it slow (snippets read the whole abstract).
+const MAX_ABSTRACT_BYTES: usize = 16 << 10;
+const MAX_TITLE_BYTES: usize = 2 << 10;
+
+/// `text` cut to at most `max` bytes, at a character boundary.
+fn bounded(text: &str, max: usize) -> &str {
+    if text.len() <= max {
+        return text;
+    }
+    let end = (0..=max)
+        .rev()
+        .find(|&i| text.is_char_boundary(i))
+        .unwrap_or(0);
+    &text[..end]
+}
+
 /// Parses one line; the error says what is wrong (serde's message, with the
 /// column).
 pub fn parse_line(line: &str) -> Result<SnapshotRecord, String> {
@@ -86,12 +104,13 @@ pub fn parse_line(line: &str) -> Result<SnapshotRecord, String> {
         .and_then(|v| year_of(&v.created))
         .or_else(|| year_of_id(&id));
     let record = PaperRecord {
-        title: normalize_whitespace(&raw.title),
+        title: normalize_whitespace(bounded(&raw.title, MAX_TITLE_BYTES)),
         authors,
         // Kept as published (line breaks and all): words are words to the
         // index, and whitespace is collapsed where an abstract is shown, which
         // is cheaper than for each of a million records.
-        abstract_text: Some(raw.abstract_text.trim().to_string()).filter(|a| !a.is_empty()),
+        abstract_text: Some(bounded(raw.abstract_text.trim(), MAX_ABSTRACT_BYTES).to_string())
+            .filter(|a| !a.is_empty()),
         published: raw
             .versions
             .first()

@@ -102,6 +102,16 @@ pub(super) fn first_lines(batches: &[Batch]) -> Vec<u64> {
     first
 }
 
+/// The longest line read: arXiv's own lines are a few kilobytes (a
+/// thousand-author paper some hundreds), so a longer one is not a record,
+/// and reading it whole (a file without line breaks) would have no bound.
+pub(super) const MAX_LINE_BYTES: usize = 8 << 20;
+
+/// What replaces a line longer than [`MAX_LINE_BYTES`], so that it is
+/// counted, numbered and reported like any malformed line. Not JSON, and no
+/// line of text holds a NUL.
+pub(super) const OVERLONG_LINE: &[u8] = b"\0overlong";
+
 /// Reads `input` in blocks that end at a line break (or the end), so that
 /// no line is copied on its own.
 fn read_blocks(
@@ -115,12 +125,35 @@ fn read_blocks(
 ) -> Result<(), Error> {
     let mut pending: Vec<u8> = Vec::with_capacity(BLOCK_BYTES);
     let mut index = 0;
+    // Where the line being read starts in `pending`, and whether the rest
+    // of an overlong line is being skipped.
+    let mut line_start = 0;
+    let mut skipping = false;
     loop {
+        let before = pending.len();
         let read = (&mut input)
             .take(BLOCK_BYTES as u64)
             .read_to_end(&mut pending)
             .map_err(|e| Error::io(path, e))?;
         report.bytes += read as u64;
+        if let Some(at) = memchr::memrchr(b'\n', &pending[before..]) {
+            line_start = before + at + 1;
+        }
+        if skipping {
+            match memchr::memchr(b'\n', &pending[before..]) {
+                Some(at) => {
+                    pending.drain(before..before + at);
+                    skipping = false;
+                    line_start = memchr::memrchr(b'\n', &pending).map_or(0, |at| at + 1);
+                }
+                None => pending.truncate(before),
+            }
+        } else if pending.len() - line_start > MAX_LINE_BYTES {
+            pending.truncate(line_start);
+            pending.extend_from_slice(OVERLONG_LINE);
+            line_start = pending.len();
+            skipping = true;
+        }
         let end = if read == 0 {
             pending.len()
         } else {
@@ -135,6 +168,7 @@ fn read_blocks(
         }
         let rest = pending.split_off(end);
         let block = std::mem::replace(&mut pending, rest);
+        line_start = line_start.saturating_sub(end);
         pending.reserve(BLOCK_BYTES);
         // A closed channel means the workers stopped on an error.
         if sender.send((index, block)).is_err() {
@@ -208,6 +242,11 @@ impl Workers<'_> {
             Err(_) => String::from_utf8_lossy(line),
         };
         if text.trim().is_empty() {
+            return Ok(());
+        }
+        if line == OVERLONG_LINE {
+            let reason = format!("longer than {} MiB", MAX_LINE_BYTES >> 20);
+            out.malformed.push((at.0, at.1, reason));
             return Ok(());
         }
         let parsed = match parse_line(&text) {

@@ -971,3 +971,43 @@ fn an_abstract_far_longer_than_arxiv_allows_is_kept_only_in_part() {
     assert!(shown <= 16 << 10, "an abstract of {shown} bytes was kept");
     assert!(shown > 15 << 10, "only {shown} bytes kept");
 }
+
+/// A snapshot line with its update date set.
+fn dated(id: &str, title: &str, updated: &str) -> String {
+    let mut record: Value = serde_json::from_str(&line(
+        id,
+        title,
+        "cs.DC",
+        "Mon, 2 Mar 2020 10:00:00 GMT",
+        "Glorp sharding.",
+    ))
+    .unwrap();
+    record["update_date"] = json!(updated);
+    record.to_string()
+}
+
+#[test]
+fn an_id_that_comes_twice_is_one_record_the_newest() {
+    let fixture = fixture();
+    let lines = [
+        dated("1412.90001", "Glorp Old Version", "2020-01-01"),
+        dated("1412.90002", "Glorp Revised Twice", "2022-06-01"),
+        dated("1412.90001", "Glorp New Version", "2021-05-01"),
+        dated("1412.90002", "Glorp Revised Once", "2021-01-01"),
+    ];
+    std::fs::write(fixture.dir.path().join("snapshot.jsonl"), lines.join("\n")).unwrap();
+    fixture
+        .run(["import", "--arxiv-snapshot", "snapshot.jsonl"])
+        .success()
+        .stdout_has("imported 2 records (0 merged into catalog entries, 0 filtered out, 0 malformed lines skipped, 2 records of an id already read (the newest kept)) from 4 lines");
+    let run = fixture
+        .run(["search", "glorp", "--collection", "arxiv", "--json"])
+        .success();
+    let mut titles: Vec<String> = run
+        .json_lines()
+        .iter()
+        .map(|hit| hit["title"].as_str().unwrap().to_string())
+        .collect();
+    titles.sort();
+    assert_eq!(titles, ["Glorp New Version", "Glorp Revised Twice"]);
+}

@@ -161,11 +161,15 @@ fn run_snapshot(
     let size = crate::fsutil::dir_size(&locations.index);
     writeln!(
         out,
-        "imported {} ({} merged into catalog entries, {} filtered out, {} skipped) from {} in {:.1} s ({:.0} records/s); index {:.1} MB",
+        "imported {} ({} merged into catalog entries, {} filtered out, {} skipped{}) from {} in {:.1} s ({:.0} records/s); index {:.1} MB",
         count(report.indexed as usize, "record", "records"),
         report.merged,
         report.filtered,
         count(report.malformed_count as usize, "malformed line", "malformed lines"),
+        match report.duplicates {
+            0 => String::new(),
+            n => format!(", {} of an id already read (the newest kept)", count(n as usize, "record", "records")),
+        },
         count(report.lines as usize, "line", "lines"),
         seconds,
         report.lines as f64 / seconds,

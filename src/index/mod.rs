@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 use tantivy::{Index, IndexWriter, Term};
 
 pub use document::{exact_query, id_query, kind_query};
-pub use schema::{Fields, SCHEMA_VERSION, identifier_query};
+pub use schema::{Fields, SCHEMA_VERSION, identifier_key, identifier_query, key_query};
 pub use seen_words::SeenWords;
 pub use store::{IndexDir, OpenIndex};
 

@@ -140,7 +140,12 @@ pub fn identifier_key(id: &str) -> u64 {
 
 /// The documents whose `key_field` holds the key of `id`.
 pub fn identifier_query(key_field: Field, id: &str) -> Box<dyn tantivy::query::Query> {
-    let key = tantivy::Term::from_field_u64(key_field, identifier_key(id));
+    key_query(key_field, identifier_key(id))
+}
+
+/// The documents whose `key_field` holds `key`.
+pub fn key_query(key_field: Field, key: u64) -> Box<dyn tantivy::query::Query> {
+    let key = tantivy::Term::from_field_u64(key_field, key);
     Box::new(tantivy::query::RangeQuery::new(
         std::ops::Bound::Included(key.clone()),
         std::ops::Bound::Included(key),

@@ -36,6 +36,9 @@ pub struct ImportReport {
     pub lines: u64,
     pub indexed: u64,
     pub filtered: u64,
+    /// Records whose arXiv id an earlier or later line had too (the newest
+    /// is kept).
+    pub duplicates: u64,
     /// Records that were catalog entries: merged into them, not duplicated.
     pub merged: u64,
     /// (line number, reason) of the first malformed lines.
@@ -226,6 +229,7 @@ impl Import<'_> {
         for batch in batches {
             report.indexed += batch.indexed;
             report.filtered += batch.filtered;
+            report.duplicates += batch.duplicates;
             report.malformed_count += batch.malformed.len() as u64;
             report.malformed.extend(
                 batch

@@ -40,6 +40,7 @@ pub(super) fn index_records(
         writer,
         fields,
         done: AtomicU64::new(0),
+        latest: Latest::default(),
     };
     let outcomes: Vec<Result<Batch, Error>> = std::thread::scope(|scope| {
         let handles: Vec<_> = (0..workers)
@@ -76,6 +77,8 @@ type Block = (usize, Vec<u8>);
 pub(super) struct Batch {
     pub(super) indexed: u64,
     pub(super) filtered: u64,
+    /// Records whose arXiv id came again: the newest is kept.
+    pub(super) duplicates: u64,
     /// (block, line within the block, reason) of malformed lines.
     pub(super) malformed: Vec<(usize, u64, String)>,
     /// (block, lines in it) of every block this worker read.
@@ -193,6 +196,43 @@ struct Workers<'a> {
     fields: &'a Fields,
     /// Records indexed so far, for the progress bar.
     done: AtomicU64,
+    latest: Latest,
+}
+
+/// Shards of the map that keeps one record per arXiv id, so that workers
+/// rarely wait for each other.
+const LATEST_SHARDS: usize = 64;
+
+/// Which line holds each arXiv id's newest record so far: its update date,
+/// then its place in the file (a later line of a concatenated snapshot
+/// wins a tie).
+struct Latest {
+    shards: [Mutex<rustc_hash::FxHashMap<u64, (u32, usize, u64)>>; LATEST_SHARDS],
+}
+
+impl Default for Latest {
+    fn default() -> Self {
+        Latest {
+            shards: std::array::from_fn(|_| Mutex::default()),
+        }
+    }
+}
+
+/// What to do with a record whose id may have come before.
+enum Seen {
+    First,
+    /// Newer than the one indexed, which must be deleted.
+    Newer,
+    /// Older than (or the same line as) the one indexed.
+    Older,
+}
+
+/// `2021-03-04` as 20210304; 0 when absent or unreadable, so that any dated
+/// record is newer.
+fn date_order(date: Option<&str>) -> u32 {
+    date.map(|d| d.bytes().filter(u8::is_ascii_digit).collect::<Vec<u8>>())
+        .and_then(|digits| std::str::from_utf8(&digits).ok()?.parse().ok())
+        .unwrap_or(0)
 }
 
 impl Workers<'_> {
@@ -269,14 +309,39 @@ impl Workers<'_> {
             out.filtered += 1;
             return Ok(());
         }
+        let key = crate::index::identifier_key(record.arxiv.as_deref().unwrap_or_default());
+        let order = (date_order(record.updated.as_deref()), at.0, at.1);
         // Imported records are deleted all together or not at all, so
         // each word needs writing to the typo dictionary only once.
-        self.writer.add_document(parsed.into_record().to_document(
+        let document = parsed.into_record().to_document(
             self.fields,
             &self.import.catalog.vocabulary,
             Some(seen),
-        ))?;
-        out.indexed += 1;
+        );
+        // Decided and added under the shard's lock, so that of two records
+        // with one id the newer is added after the older is deleted.
+        let mut shard = self.latest.shards[key as usize % LATEST_SHARDS]
+            .lock()
+            .map_err(|_| Error::Index("import map poisoned".into()))?;
+        let seen_before = match shard.get(&key) {
+            None => Seen::First,
+            Some(previous) if *previous < order => Seen::Newer,
+            Some(_) => Seen::Older,
+        };
+        match seen_before {
+            Seen::Older => {
+                out.duplicates += 1;
+                return Ok(());
+            }
+            Seen::Newer => {
+                self.writer
+                    .delete_query(crate::index::key_query(self.fields.arxiv_key, key))?;
+                out.duplicates += 1;
+            }
+            Seen::First => out.indexed += 1,
+        }
+        shard.insert(key, order);
+        self.writer.add_document(document)?;
         Ok(())
     }
 }

@@ -207,8 +207,11 @@ const LATEST_SHARDS: usize = 64;
 /// then its place in the file (a later line of a concatenated snapshot
 /// wins a tie).
 struct Latest {
-    shards: [Mutex<rustc_hash::FxHashMap<u64, (u32, usize, u64)>>; LATEST_SHARDS],
+    shards: [Mutex<rustc_hash::FxHashMap<u64, LineOrder>>; LATEST_SHARDS],
 }
+
+/// (update date, block, line in the block): larger is newer.
+type LineOrder = (u32, usize, u64);
 
 impl Default for Latest {
     fn default() -> Self {

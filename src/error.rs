@@ -36,6 +36,14 @@ pub enum Error {
 }
 
 impl Error {
+    /// A file or folder this user may not write (or a read-only mount).
+    pub fn is_permission_denied(&self) -> bool {
+        matches!(self, Error::Io { source, .. } if matches!(
+            source.kind(),
+            std::io::ErrorKind::PermissionDenied | std::io::ErrorKind::ReadOnlyFilesystem
+        ))
+    }
+
     pub fn io(path: impl AsRef<Path>, source: std::io::Error) -> Self {
         Error::Io {
             path: path.as_ref().to_path_buf(),

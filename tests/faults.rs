@@ -271,3 +271,56 @@ fn a_catalog_file_linked_to_a_device_is_skipped_not_read_forever() {
     let output = within_a_minute(&fixture, &["search", "gpipe"]);
     assert!(output.status.success(), "{output:?}");
 }
+
+/// Runs the binary as a user who may only read the fixture (nobody, when
+/// the tests run as root, as in CI; otherwise the fixture's index is made
+/// read-only for the user running them).
+fn as_reader_only(fixture: &Fixture, args: &[&str]) -> Run {
+    use std::os::unix::fs::{MetadataExt, PermissionsExt};
+    let root = std::fs::metadata("/proc/self").unwrap().uid() == 0;
+    let dir = fixture.dir.path();
+    std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o755)).unwrap();
+    if !root {
+        let status = std::process::Command::new("chmod")
+            .args(["-R", "a-w"])
+            .arg(fixture.index())
+            .status()
+            .unwrap();
+        assert!(status.success());
+        return fixture.run(args);
+    }
+    // nobody cannot reach the build folder: the binary is linked beside the
+    // fixture.
+    let bin = dir.join("distml-search");
+    if std::fs::hard_link(common::BIN, &bin).is_err() {
+        std::fs::copy(common::BIN, &bin).unwrap();
+    }
+    let run = common::Cmd::program(fixture, "setpriv")
+        .args(["--reuid=65534", "--regid=65534", "--clear-groups"])
+        .arg(&bin)
+        .args(args)
+        .run();
+    std::fs::remove_file(&bin).unwrap();
+    run
+}
+
+#[test]
+fn an_index_the_user_may_only_read_is_searched() {
+    let fixture = Fixture::new();
+    fixture.run(["index"]).success();
+    let run = as_reader_only(&fixture, &["search", "pipeline", "--json"]).success();
+    assert!(!run.json_lines().is_empty());
+    run.stderr_is("");
+}
+
+#[test]
+fn a_stale_index_the_user_may_only_read_is_searched_as_it_is() {
+    let fixture = Fixture::new();
+    fixture.run(["index"]).success();
+    let tags = fixture.read("tags.toml");
+    fixture.write("tags.toml", &format!("{tags}\n# edited\n"));
+    as_reader_only(&fixture, &["search", "pipeline", "--json"])
+        .success()
+        .stderr_has("distml-search: warning: the index is older than the catalog and cannot be rebuilt here (")
+        .stderr_has("searching it as it is");
+}

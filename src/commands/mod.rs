@@ -60,7 +60,22 @@ pub fn ready_index(
         }
         other => other,
     };
-    let lock = match (dir.try_lock()?, current) {
+    let free = match (dir.try_lock(), current) {
+        (Ok(free), current) => (free, current),
+        // A shared index this user may only read: the previous answer beats
+        // none.
+        (Err(e), Some(open)) if e.is_permission_denied() => {
+            diagnostic::warning(
+                err,
+                format_args!(
+                    "the index is older than the catalog and cannot be rebuilt here ({e}); searching it as it is"
+                ),
+            );
+            return Ok((catalog, open));
+        }
+        (Err(e), _) => return Err(e),
+    };
+    let lock = match free {
         (Some(lock), current) => (lock, current),
         (None, Some(open)) => {
             diagnostic::note(

@@ -7,6 +7,7 @@ mod document;
 pub mod schema;
 mod seen_words;
 mod selective_stemmer;
+mod shared_directory;
 mod store;
 mod word_cache;
 
@@ -173,7 +174,11 @@ pub fn open_writer(path: &std::path::Path, bulk: bool) -> Result<IndexWriter, Er
     let index = Index::builder()
         .schema(schema)
         .settings(settings)
-        .create_in_dir(path)
+        // The generation is new and empty: this creates.
+        .open_or_create(
+            shared_directory::SharedDirectory::open(path)
+                .map_err(|e| Error::Index(format!("{}: {e}", path.display())))?,
+        )
         .map_err(|e| Error::Index(format!("{}: cannot create index: {e}", path.display())))?;
     analysis::register(&index);
     let writer = if bulk {

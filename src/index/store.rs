@@ -267,8 +267,12 @@ fn search_segments_in_parallel(index: &mut Index, segments: &[SegmentMeta]) -> R
 }
 
 fn open_generation(path: &Path) -> Result<OpenIndex, Error> {
-    let mut index = Index::open_in_dir(path)
-        .map_err(|e| Error::Index(format!("{}: cannot open index: {e}", path.display())))?;
+    let cannot_open = |e: &dyn std::fmt::Display| {
+        Error::Index(format!("{}: cannot open index: {e}", path.display()))
+    };
+    let directory =
+        super::shared_directory::SharedDirectory::open(path).map_err(|e| cannot_open(&e))?;
+    let mut index = Index::open(directory).map_err(|e| cannot_open(&e))?;
     analysis::register(&index);
     let metas = index.load_metas().ok();
     if let Some(metas) = &metas {

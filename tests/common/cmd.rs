@@ -27,7 +27,16 @@ impl Cmd {
     /// The binary in `fixture`'s folder, offline, without colour and with no
     /// location variables, so that `./catalog` and `./index` are used.
     pub fn new(fixture: &Fixture) -> Self {
-        let mut cmd = Cmd::bare();
+        Cmd::program(fixture, BIN)
+    }
+
+    /// As [`Cmd::new`], but running `program` (a wrapper such as `setpriv`,
+    /// given the binary as an argument).
+    pub fn program(fixture: &Fixture, program: impl AsRef<OsStr>) -> Self {
+        let mut cmd = Cmd {
+            command: Command::new(program),
+            stdin: None,
+        };
         cmd.command
             .current_dir(fixture.dir.path())
             .env_remove("DISTML_CATALOG")

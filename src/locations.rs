@@ -86,10 +86,21 @@ impl Locations {
     /// and the metadata cache.
     pub fn index_inputs(&self) -> Result<Vec<(String, Vec<u8>)>, Error> {
         match &self.catalog {
-            CatalogSource::BuiltIn => Ok(builtin::BUILTIN_CATALOG
-                .iter()
-                .map(|(name, text)| (name.to_string(), text.as_bytes().to_vec()))
-                .collect()),
+            CatalogSource::BuiltIn => {
+                let user_metadata = match self.user_metadata() {
+                    Some(path) => read_regular_file(&path)?,
+                    None => None,
+                };
+                let mut inputs: Vec<(String, Vec<u8>)> = builtin::BUILTIN_CATALOG
+                    .iter()
+                    .filter(|(name, _)| user_metadata.is_none() || *name != CACHE_FILE)
+                    .map(|(name, text)| (name.to_string(), text.as_bytes().to_vec()))
+                    .collect();
+                if let Some(bytes) = user_metadata {
+                    inputs.push((CACHE_FILE.to_string(), bytes));
+                }
+                Ok(inputs)
+            }
             CatalogSource::Dir(dir) => {
                 let mut inputs = Vec::new();
                 let entries = std::fs::read_dir(dir).map_err(|e| Error::io(dir, e))?;
@@ -109,8 +120,35 @@ impl Locations {
         }
     }
 
-    /// The metadata cache beside the catalog (empty when there is none).
+    /// Where fetched metadata is kept: beside the catalog, or for the
+    /// built-in catalog (which cannot be written) in the user's data folder
+    /// (`$XDG_DATA_HOME/distml-search`), so that an installed binary fetches
+    /// each abstract once.
+    pub fn metadata_dir(&self) -> Option<PathBuf> {
+        match &self.catalog {
+            CatalogSource::Dir(dir) => Some(dir.clone()),
+            CatalogSource::BuiltIn => dirs::data_dir().map(|d| d.join("distml-search")),
+        }
+    }
+
+    /// The built-in catalog's metadata as this user last fetched it, if so.
+    fn user_metadata(&self) -> Option<PathBuf> {
+        match &self.catalog {
+            CatalogSource::BuiltIn => self
+                .metadata_dir()
+                .map(|dir| Cache::path(&dir))
+                .filter(|path| path.is_file()),
+            CatalogSource::Dir(_) => None,
+        }
+    }
+
+    /// The metadata cache beside the catalog (empty when there is none);
+    /// for the built-in catalog, the user's copy once a fetch has made one
+    /// (it starts from the built-in cache), else the built-in cache.
     pub fn load_cache(&self) -> Result<Cache, Error> {
+        if let Some(path) = self.user_metadata() {
+            return Cache::load(path.parent().unwrap_or(Path::new(".")));
+        }
         match &self.catalog {
             CatalogSource::Dir(dir) => Cache::load(dir),
             CatalogSource::BuiltIn => match builtin_file(CACHE_FILE) {

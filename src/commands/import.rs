@@ -140,12 +140,12 @@ fn run_snapshot(
         since: args.since,
         allow_empty: args.allow_empty,
     };
-    let cache_dir = locations.catalog_dir().ok();
+    let cache_dir = locations.metadata_dir();
     let report = import_snapshot(
         &dir,
         &catalog,
         &mut cache,
-        cache_dir,
+        cache_dir.as_deref(),
         || locations.index_inputs(),
         &options,
         err,

@@ -8,7 +8,7 @@ use crate::diagnostic;
 use crate::error::Error;
 use crate::index::{IndexDir, fingerprint, rebuild};
 use crate::ingest::{IngestConfig, Report, ingest};
-use crate::locations::{CatalogSource, Locations};
+use crate::locations::Locations;
 use crate::render::text::{count, inert};
 
 pub fn run(
@@ -27,29 +27,24 @@ pub fn run(
     })?;
     let mut cache = locations.load_cache()?;
     if !args.offline {
-        match &locations.catalog {
-            CatalogSource::Dir(catalog_dir) => {
-                let config = IngestConfig::from_env(args.refresh, args.verbose)?;
-                let runtime = tokio::runtime::Builder::new_current_thread()
-                    .enable_all()
-                    .build()
-                    .map_err(Error::Runtime)?;
-                let report = runtime.block_on(ingest(
-                    &catalog,
-                    &mut cache,
-                    Some(catalog_dir),
-                    &config,
-                    err,
-                ))?;
-                summarize(&report, err);
-            }
-            CatalogSource::BuiltIn => {
-                diagnostic::note(
-                    err,
-                    "the built-in catalog is read-only; metadata is fetched only for a catalog folder (--catalog DIR)",
-                );
-            }
-        }
+        let Some(metadata_dir) = locations.metadata_dir() else {
+            return Err(Error::Usage(
+                "no folder to keep metadata in (no data folder for this user): pass --catalog DIR or --offline".into(),
+            ));
+        };
+        let config = IngestConfig::from_env(args.refresh, args.verbose)?;
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .map_err(Error::Runtime)?;
+        let report = runtime.block_on(ingest(
+            &catalog,
+            &mut cache,
+            Some(&metadata_dir),
+            &config,
+            err,
+        ))?;
+        summarize(&report, err);
     }
     let inputs = locations.index_inputs()?;
     let print = fingerprint(inputs.iter().map(|(n, b)| (n.as_str(), b.as_slice())));

@@ -64,6 +64,12 @@ impl Cmd {
         self
     }
 
+    /// Runs in `dir` (the working directory).
+    pub fn in_dir(mut self, dir: impl AsRef<std::path::Path>) -> Self {
+        self.command.current_dir(dir);
+        self
+    }
+
     pub fn env(mut self, key: &str, value: impl AsRef<OsStr>) -> Self {
         self.command.env(key, value);
         self

@@ -274,7 +274,9 @@ impl ListReader {
                 }
             }
             Event::Text(text) | Event::Code(text) => self.text(&text),
-            Event::SoftBreak | Event::HardBreak => {
+            // A soft break wraps a sentence; a hard one separates parts.
+            Event::SoftBreak => self.text(" "),
+            Event::HardBreak => {
                 if let Some((_, heading)) = self.heading.as_mut() {
                     heading.push(' ');
                 } else if let Some(b) = self.builder() {
@@ -467,11 +469,7 @@ impl ListReader {
     }
 
     fn start_section(&mut self, name: String, group: Option<String>) {
-        let skipping = is_skipped_section(&name)
-            || self
-                .sections
-                .last()
-                .is_some_and(|s| s.skipping && group.as_ref() == Some(&s.name));
+        let skipping = is_skipped_section(&name);
         // Two sections of one name ("Training" under two headings) stay two.
         let taken = |n: &str| {
             self.sections.iter().any(|s| {

@@ -329,7 +329,13 @@ impl Reading {
     }
 
     fn describe(&mut self, text: &str) {
-        let text = collapse(text);
+        let mut text = collapse(text);
+        // A parenthesis opened and not closed here held a date or venue.
+        if text.matches('(').count() > text.matches(')').count()
+            && let Some(open) = text.rfind('(')
+        {
+            text.truncate(open);
+        }
         let text = text.trim_matches(|c: char| {
             c.is_whitespace() || matches!(c, '-' | '–' | '—' | ',' | ';' | ':' | '|')
         });
@@ -622,7 +628,7 @@ fn untitled(text: &str) -> (String, String) {
 /// affiliation in "(@Org)", a venue in "(SOSP2019)").
 fn clean_title(title: &str) -> (String, Vec<String>) {
     let mut moved = Vec::new();
-    let mut title = collapse(&strip_shortcodes(title));
+    let mut title = collapse(&strip_shortcodes(title).replace(['{', '}'], ""));
     title = title
         .trim_start_matches(|c: char| !(c.is_alphanumeric() || matches!(c, '[' | '"' | '“' | '(')))
         .to_string();
@@ -673,7 +679,8 @@ fn strip_shortcodes(text: &str) -> String {
         let code_len = after
             .find(|c: char| !(c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_' || c == '+'))
             .unwrap_or(after.len());
-        if code_len > 0 && after[code_len..].starts_with(':') {
+        let is_code = after.starts_with(|c: char| c.is_ascii_lowercase());
+        if is_code && code_len > 0 && after[code_len..].starts_with(':') {
             out.push_str(&rest[..start]);
             rest = &after[code_len + 1..];
         } else {

@@ -26,21 +26,23 @@ pub fn venue_year(clause: &str) -> Option<Found> {
             if !venue_word.is_empty() {
                 return Some(found(&[venue_word], year, before, after));
             }
-            // A bare year: the rest of the clause, when it reads as a venue
-            // ("NeurIPS 2023 Workshop"), else what comes before it.
-            if let Some(venue) = clean_venue(&[before, after].concat().join(" ")) {
-                return Some(Found {
-                    venue: Some(venue),
-                    year,
-                    rest: String::new(),
-                });
+            // A bare year: the venue is the run of venue-like words before
+            // it, and after it when they read as one ("2023 Workshop").
+            if before.iter().any(|w| w.to_lowercase().contains("arxiv")) {
+                return Some(found(&["arXiv"], year, &[], after));
             }
-            return Some(match clean_venue(&before.join(" ")) {
-                Some(_) => found(before, year, &[], after),
+            let start = venue_start(before);
+            let mut venue = before[start..].to_vec();
+            let mut rest = after;
+            if !venue.is_empty() && !after.is_empty() && after.iter().all(|w| is_venue_word(w)) {
+                venue.extend_from_slice(after);
+                rest = &[];
+            }
+            return Some(match clean_venue(&venue.join(" ")) {
+                Some(_) => found(&venue, year, &before[..start], rest),
                 None => found(&[], year, before, after),
             });
         }
-        // "OSDI' 24", "EuroSys '24", "ASPLOS 23"
         let last = i + 1 == words.len();
         if let Some(year) = apostrophe_year(word, i.checked_sub(1).map(|p| words[p]), last) {
             let mut head: Vec<&str> = words[..i].to_vec();
@@ -53,6 +55,62 @@ pub fn venue_year(clause: &str) -> Option<Found> {
         }
     }
     None
+}
+
+/// Words that make up venue names besides acronyms.
+const VENUE_WORDS: &[&str] = &[
+    "workshop",
+    "conference",
+    "symposium",
+    "journal",
+    "transactions",
+    "proceedings",
+    "computing",
+    "surveys",
+    "letters",
+    "review",
+    "systems",
+    "networks",
+    "learning",
+    "machine",
+    "intelligence",
+    "data",
+    "science",
+    "international",
+    "annual",
+    "findings",
+    "techrxiv",
+];
+
+/// An acronym-like word ("NeurIPS", "SC", "ES-FoMo") or a venue word.
+fn is_venue_word(word: &str) -> bool {
+    let word = word.trim_matches(|c: char| matches!(c, '(' | ')' | '[' | ']' | ',' | '*'));
+    word.chars().next().is_some_and(char::is_alphabetic)
+        && (word.chars().filter(char::is_ascii_uppercase).count() >= 2
+            || VENUE_WORDS.contains(&word.to_lowercase().as_str()))
+}
+
+/// Where the venue starts in the words before a year: venue-like words
+/// back from the year, joined by "of", "on", "for"; a last capitalised
+/// word ("IEEE Access") may be one too. Names and "et al." stop it.
+fn venue_start(words: &[&str]) -> usize {
+    let mut start = words.len();
+    for (i, word) in words.iter().enumerate().rev() {
+        let connector = matches!(*word, "of" | "on" | "for" | "and" | "in" | "the");
+        let first_capital = i + 1 == words.len()
+            && word.chars().next().is_some_and(char::is_uppercase)
+            && word.chars().all(|c| c.is_alphabetic() || c == '-');
+        if word.ends_with('.') || !(is_venue_word(word) || connector || first_capital) {
+            break;
+        }
+        start = i;
+    }
+    // A run does not start with a connector.
+    while start < words.len() && matches!(words[start], "of" | "on" | "for" | "and" | "in" | "the")
+    {
+        start += 1;
+    }
+    start
 }
 
 fn found(venue: &[&str], year: i64, before: &[&str], after: &[&str]) -> Found {

@@ -126,7 +126,7 @@ fn print_plan(
         let reason = item.reason.as_deref().unwrap_or_default();
         match item.outcome {
             Outcome::Add | Outcome::AlreadyListed => {}
-            // Tables of contents are expected; they are counted, not listed.
+            // Tables of contents are expected: `--json` lists them.
             Outcome::Skipped if reason.starts_with("a link within the page") => navigation += 1,
             outcome => writeln!(
                 out,
@@ -157,12 +157,6 @@ fn print_plan(
     }
     if skipped > 0 {
         summary.push_str(&format!("; {skipped} skipped"));
-    }
-    if navigation > 0 {
-        summary.push_str(&format!(
-            "; {} skipped",
-            count(navigation, "navigation link", "navigation links")
-        ));
     }
     writeln!(out, "{summary}").map_err(io)
 }

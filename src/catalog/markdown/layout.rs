@@ -81,9 +81,7 @@ impl ListLayout {
             let end = line_end(&self.text, span.end);
             section_end.insert(entry.section.as_str(), end);
             if !unchanged(entry, imported) {
-                if let Some(text) = changed(&self.text, imported, entry) {
-                    edits.push((span.start, span.end, text));
-                }
+                edits.push((span.start, span.end, changed(&self.text, imported, entry)));
             }
             if annotate && !imported.table_row {
                 let indent = indentation(&self.text, span.start) + 2;
@@ -143,17 +141,17 @@ fn unchanged(entry: &Entry, imported: &ImportedEntry) -> bool {
 
 /// The new text of a changed entry's item: a list item rendered anew at its
 /// indentation; a table row with its title and link replaced in place.
-fn changed(text: &str, imported: &ImportedEntry, entry: &Entry) -> Option<String> {
+fn changed(text: &str, imported: &ImportedEntry, entry: &Entry) -> String {
     let old = &text[imported.span.clone()];
     if imported.table_row {
         let replaced =
             old.replacen(&imported.title, &entry.title, 1)
                 .replacen(&imported.url, &entry.url, 1);
-        return Some(replaced);
+        return replaced;
     }
     // The item's own spacing after it (a newline, a blank line) stays.
     let trailing = &old[old.trim_end().len()..];
-    Some(format!("{}{trailing}", item(entry)))
+    format!("{}{trailing}", item(entry))
 }
 
 /// The column an item starts at.

@@ -197,7 +197,7 @@ fn glued_year(word: &str) -> Option<(&str, i64)> {
 /// ("OSDI' 24"), or "23" after an upper-case venue ("ASPLOS 23").
 fn apostrophe_year(word: &str, previous: Option<&str>, last: bool) -> Option<i64> {
     let previous = previous?;
-    let word = word.trim_end_matches(|c: char| matches!(c, ')' | ']' | ',' | ';' | '.' | '*'));
+    let word = word.trim_end_matches([')', ']', ',', ';', '.', '*']);
     let venue_like = |w: &str| {
         let w = w.trim_end_matches('\'');
         w.chars().next().is_some_and(char::is_alphabetic)

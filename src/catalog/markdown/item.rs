@@ -90,9 +90,7 @@ const LABELS: &[&str] = &[
 ];
 
 /// The last word of a short label: "MIT short paper", "2021 notes".
-const LABEL_TAILS: &[&str] = &[
-    "paper", "code", "slides", "video", "pdf", "website", "blog", "notes",
-];
+const LABEL_TAILS: &[&str] = &["paper", "code", "slides", "video", "pdf", "website", "blog"];
 
 /// Words that continue a title written past its link: "[Ring](url) with ...".
 const CONTINUATIONS: &[&str] = &[
@@ -223,6 +221,7 @@ fn is_paper_url(url: &str) -> bool {
         || path.ends_with(".pdf")
         || host.starts_with("proceedings.")
         || [
+            "arxiv.org",
             "dl.acm.org",
             "ieeexplore.ieee.org",
             "usenix.org",

@@ -256,6 +256,9 @@ pub struct ImportArgs {
     /// Print what would change without writing anything
     #[arg(long)]
     pub dry_run: bool,
+    /// One JSON object per list item with a link: line, outcome, reason, title, url, id
+    #[arg(long, conflicts_with = "arxiv_snapshot")]
+    pub json: bool,
     /// Index arXiv's metadata snapshot (JSON Lines, .gz, or "-") as the arxiv collection
     #[arg(long, value_name = "FILE")]
     pub arxiv_snapshot: Option<PathBuf>,
@@ -276,9 +279,12 @@ pub struct ExportArgs {
     /// Output format
     #[arg(long, value_enum, default_value_t = ExportFormat::Markdown)]
     pub format: ExportFormat,
-    /// Title of the exported list
-    #[arg(long, default_value = "Awesome Distributed Machine Learning System")]
-    pub title: String,
+    /// Title of the exported list (a list the catalog was imported from keeps its own)
+    #[arg(long)]
+    pub title: Option<String>,
+    /// Write each entry's note and tags below it
+    #[arg(long)]
+    pub notes: bool,
     /// Write to this file instead of standard output
     #[arg(short, long, value_name = "FILE")]
     pub output: Option<PathBuf>,

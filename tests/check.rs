@@ -65,7 +65,7 @@ fn unknown_field() {
         run,
         &[(
             pipelines(27, 1),
-            "unknown field `yaer` in [[entry]] (expected one of: id, kind, title, url, authors, et_al, venue, year, arxiv, doi, tags, uses, note)",
+            "unknown field `yaer` in [[entry]] (expected one of: id, kind, title, url, authors, et_al, venue, year, arxiv, doi, links, description, tags, uses, note, draft)",
         )],
     );
 }

@@ -42,6 +42,7 @@ venue = "NeurIPS"
 year = 2019
 tags = []
 note = ""
+draft = true
 
 [[entry]]
 id = "memory-efficient-pipeline-parallel-dnn-2021"
@@ -55,6 +56,7 @@ year = 2021
 arxiv = "2006.09503"
 tags = []
 note = ""
+draft = true
 
 [[entry]]
 id = "ring-attention-blockwise-2023"
@@ -68,6 +70,7 @@ year = 2023
 arxiv = "2310.01889"
 tags = []
 note = ""
+draft = true
 "#;
 const FRESH_HYBRID: &str = r#"[section]
 name = "Hybrid Parallelism & Framework"
@@ -85,6 +88,7 @@ venue = "OSDI"
 year = 2022
 tags = []
 note = ""
+draft = true
 
 [[entry]]
 id = "survey-auto-parallelism-neural-2022"
@@ -96,6 +100,7 @@ venue = "techrxiv"
 year = 2022
 tags = []
 note = ""
+draft = true
 
 [[entry]]
 id = "pipad-2023"
@@ -109,6 +114,7 @@ year = 2023
 doi = "10.1145/3572848.3577487"
 tags = []
 note = ""
+draft = true
 "#;
 const FRESH_PROJECTS: &str = r#"[section]
 name = "Open Source Projects"
@@ -121,6 +127,7 @@ title = "Megatron-LM: Ongoing Research Training Transformer Models at Scale"
 url = "https://github.com/NVIDIA/Megatron-LM"
 tags = []
 note = ""
+draft = true
 
 [[entry]]
 id = "oneflow"
@@ -129,6 +136,7 @@ title = "OneFlow: A Performance-Centered and Open-Source Deep Learning Framework
 url = "https://www.oneflow.org"
 tags = []
 note = ""
+draft = true
 "#;
 
 #[test]
@@ -143,8 +151,9 @@ fn import_into_an_empty_folder_says_what_it_added() {
             "+ fresh/pipeline-parallelism.toml: memory",
             "+ fresh/pipeline-parallelism.toml: gpipe-2019 (GPipe: Efficient Training of Giant Neural Networks using Pipeline Parallelism)\n+ fresh/pipeline-parallelism.toml: memory"
         ),
-        "added 8 entries (3 new section files); 0 already in the catalog, unchanged\n\
-         new entries have no tags or note yet: curate them, then run `distml-search check`\n"
+        "+ fresh/tags.toml: the shipped tag vocabulary\n\
+         added 8 entries (3 new section files); 0 already in the catalog, unchanged\n\
+         new entries are drafts (`draft = true`): curate them; `distml-search check` says what each needs\n"
     );
     fixture
         .run(["--catalog", "fresh", "import", "list.md"])
@@ -163,7 +172,22 @@ fn import_into_an_empty_folder_writes_one_file_per_section() {
     assert_eq!(read("pipeline-parallelism.toml"), FRESH_PIPELINES);
     assert_eq!(read("hybrid-parallelism-framework.toml"), FRESH_HYBRID);
     assert_eq!(read("open-source-projects.toml"), FRESH_PROJECTS);
-    assert_eq!(std::fs::read_dir(&fresh).unwrap().count(), 3);
+    // And the vocabulary `check` needs, and the list's own text for export.
+    let mut names: Vec<String> = std::fs::read_dir(&fresh)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(
+        names,
+        [
+            "hybrid-parallelism-framework.toml",
+            "list.toml",
+            "open-source-projects.toml",
+            "pipeline-parallelism.toml",
+            "tags.toml"
+        ]
+    );
 }
 
 #[test]
@@ -176,7 +200,7 @@ fn import_keeps_curated_entries_and_appends_new_ones() {
         .success()
         .stdout_is(&format!(
             "{PLAN}added 6 entries (1 new section file); 2 already in the catalog, unchanged\n\
-         new entries have no tags or note yet: curate them, then run `distml-search check`\n"
+         new entries are drafts (`draft = true`): curate them; `distml-search check` says what each needs\n"
         ));
     let after = fixture.read("pipeline-parallelism.toml");
     assert!(

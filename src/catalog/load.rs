@@ -9,14 +9,28 @@ use toml::de::{DeTable, DeValue};
 use super::reader::TableReader;
 use super::source::{Location, Problem, SourceFile};
 use super::vocabulary::{Tag, Vocabulary};
-use super::{Catalog, Entry, Kind, Origin, Section, TAGS_FILE};
+use super::{Catalog, Entry, Kind, Listing, Origin, Section, TAGS_FILE};
 use crate::error::Error;
 use crate::fsutil::read_regular_file;
 
 const SECTION_FIELDS: &[&str] = &["name", "group", "order"];
 const ENTRY_FIELDS: &[&str] = &[
-    "id", "kind", "title", "url", "authors", "et_al", "venue", "year", "arxiv", "doi", "tags",
-    "uses", "note",
+    "id",
+    "kind",
+    "title",
+    "url",
+    "authors",
+    "et_al",
+    "venue",
+    "year",
+    "arxiv",
+    "doi",
+    "links",
+    "description",
+    "tags",
+    "uses",
+    "note",
+    "draft",
 ];
 const TAG_FIELDS: &[&str] = &[
     "id",
@@ -33,7 +47,9 @@ pub fn load_dir(dir: &Path) -> Result<(Catalog, Vec<Problem>), Error> {
     let mut paths = Vec::new();
     for item in read_dir {
         let path = item.map_err(|e| Error::io(dir, e))?.path();
-        let settings = path.file_name().is_some_and(|n| n == super::RANKING_FILE);
+        let settings = path
+            .file_name()
+            .is_some_and(|n| n == super::RANKING_FILE || n == super::LIST_FILE);
         if path.extension().is_some_and(|x| x == "toml") && !settings {
             paths.push(path);
         }
@@ -74,6 +90,9 @@ pub fn load_files(files: &[SourceFile]) -> (Catalog, Vec<Problem>) {
         let Some(table) = parse(file, &mut problems) else {
             continue;
         };
+        if file.path.file_name().is_some_and(|n| n == super::LIST_FILE) {
+            continue;
+        }
         if file.path.file_name().is_some_and(|n| n == TAGS_FILE) {
             read_tags(file, &table, &mut tags, &mut problems);
         } else {
@@ -185,9 +204,11 @@ fn read_section_file(
     };
     if let Some(value) = table.get_ref().get("entry") {
         for entry in tables(file, value, "entry", problems) {
-            catalog
-                .entries
-                .push(read_entry(file, &entry, &section.name, problems));
+            let (entry, listing) = read_entry(file, &entry, &section.name, problems);
+            if listing != Listing::default() {
+                catalog.listings.insert(entry.id.clone(), listing);
+            }
+            catalog.entries.push(entry);
         }
     }
     catalog.sections.push(section);
@@ -198,7 +219,7 @@ fn read_entry(
     table: &Spanned<DeTable<'_>>,
     section: &str,
     problems: &mut Vec<Problem>,
-) -> Entry {
+) -> (Entry, Listing) {
     let mut r = TableReader::new(file, table, "[[entry]]", problems);
     r.deny_unknown(ENTRY_FIELDS);
     let id = r.required_string("id");
@@ -214,6 +235,11 @@ fn read_entry(
     let tags = r.required_strings("tags").unwrap_or_default();
     let uses = r.strings("uses").unwrap_or_default();
     let note = r.required_string("note");
+    let listing = Listing {
+        draft: r.boolean("draft").unwrap_or(false),
+        links: r.string_table("links").unwrap_or_default(),
+        description: r.string("description"),
+    };
     let origin = Origin {
         entry: r.location(),
         id: r.location_of("id"),
@@ -242,7 +268,7 @@ fn read_entry(
         }
         None => Kind::Paper,
     };
-    Entry {
+    let entry = Entry {
         id: id.unwrap_or_default(),
         kind,
         title: title.unwrap_or_default(),
@@ -258,7 +284,8 @@ fn read_entry(
         note: note.unwrap_or_default(),
         section: section.to_string(),
         origin,
-    }
+    };
+    (entry, listing)
 }
 
 fn read_tags(

@@ -1,16 +1,51 @@
-//! Merging an imported list into a catalog folder: new entries are appended to
-//! their section's file, entries already present (same URL or title) keep
-//! every curated field, and nothing is written on a dry run.
+//! Merging an imported list into a catalog folder: new entries are appended
+//! to their section's file as drafts, entries already present (same work by
+//! URL, identifier or a distinctive title) keep every curated field, and
+//! every item with a link gets an outcome. Nothing is written on a dry run.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use super::markdown::{ImportedEntry, ImportedList};
-use super::write::{render_entry, render_section_header};
-use super::{Catalog, Entry, Kind, Origin, normalize_title, slugify, url_key};
+use super::write::{render_draft, render_section_header};
+use super::{
+    Catalog, Entry, Kind, Listing, Origin, TAGS_FILE, normalize_title, slugify, title_key, url_key,
+};
 use crate::error::Error;
 use crate::fsutil::write_atomic;
 use crate::ident;
+
+/// What became of one item of the list.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Outcome {
+    Add,
+    DuplicateInFile,
+    AlreadyListed,
+    Skipped,
+}
+
+impl Outcome {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Outcome::Add => "add",
+            Outcome::DuplicateInFile => "duplicate-in-file",
+            Outcome::AlreadyListed => "already-listed",
+            Outcome::Skipped => "skipped",
+        }
+    }
+}
+
+/// One item of the list with a link, and what the import does with it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ItemReport {
+    pub line: usize,
+    pub outcome: Outcome,
+    pub reason: Option<String>,
+    pub title: String,
+    pub url: String,
+    /// The entry it is added as, or the entry that already lists it.
+    pub id: Option<String>,
+}
 
 /// What an import would do, or did.
 #[derive(Debug, Default)]
@@ -21,6 +56,16 @@ pub struct MergeReport {
     pub new_files: Vec<PathBuf>,
     /// Entries already in the catalog, left as curated.
     pub unchanged: usize,
+    /// Every item with a link, in the order of the list.
+    pub items: Vec<ItemReport>,
+    /// The vocabulary file created for a catalog that had none.
+    pub vocabulary: Option<PathBuf>,
+}
+
+impl MergeReport {
+    pub fn count(&self, outcome: Outcome) -> usize {
+        self.items.iter().filter(|i| i.outcome == outcome).count()
+    }
 }
 
 /// A planned merge; `apply` writes it.
@@ -36,16 +81,76 @@ impl Merge {
         }
         Ok(())
     }
+
+    /// Adds a file to write with the merge (the list's own text).
+    pub fn also_write(&mut self, path: PathBuf, text: String) {
+        self.writes.push((path, text));
+    }
+}
+
+/// A work already known, by what identifies it.
+#[derive(Clone)]
+struct Known {
+    id: String,
+    title: String,
+    /// Line of the list it came from; `None` for the catalog's own entries.
+    line: Option<usize>,
+    identifier: bool,
+}
+
+/// The works known so far, by URL key and by distinctive title.
+#[derive(Default)]
+struct Works {
+    by_url: HashMap<String, Known>,
+    by_title: HashMap<String, (Known, String)>,
+}
+
+impl Works {
+    fn insert(&mut self, url: &str, title: &str, known: Known) {
+        let key = url_key(url);
+        if let Some(title) = title_key(title) {
+            self.by_title
+                .entry(title)
+                .or_insert((known.clone(), key.clone()));
+        }
+        self.by_url.entry(key).or_insert(known);
+    }
+
+    /// The known work `url` and `title` are, or one that shares the link
+    /// but is a different work (`Err`).
+    fn find(&self, url: &str, title: &str) -> Option<Result<(&Known, &'static str), &Known>> {
+        let key = url_key(url);
+        if let Some(known) = self.by_url.get(&key) {
+            // An arXiv id or DOI names one work; a plain page may list many.
+            let same = known.identifier
+                || normalize_title(&known.title) == normalize_title(title)
+                || title_key(title).is_none()
+                || title_key(&known.title).is_none();
+            return Some(if same {
+                Ok((known, "same link"))
+            } else {
+                Err(known)
+            });
+        }
+        let (known, known_url) = self.by_title.get(&title_key(title)?)?;
+        // Two different identifiers are two works, whatever their titles.
+        let identifiers_differ = known_url.contains(':') && key.contains(':') && *known_url != key;
+        (!identifiers_differ).then_some(Ok((known, "same title")))
+    }
 }
 
 /// Plans the merge of `list` into the catalog in `dir`.
 pub fn merge_import(dir: &Path, catalog: &Catalog, list: &ImportedList) -> Result<Merge, Error> {
-    let mut urls: HashSet<String> = catalog.entries.iter().map(|e| url_key(&e.url)).collect();
-    let mut titles: HashSet<String> = catalog
-        .entries
-        .iter()
-        .map(|e| normalize_title(&e.title))
-        .collect();
+    let mut works = Works::default();
+    for entry in &catalog.entries {
+        let known = Known {
+            id: entry.id.clone(),
+            title: entry.title.clone(),
+            line: None,
+            identifier: url_key(&entry.url).contains(':'),
+        };
+        works.insert(&entry.url, &entry.title, known);
+    }
     let mut ids: HashSet<String> = catalog.entries.iter().map(|e| e.id.clone()).collect();
     let mut next_order = catalog
         .sections
@@ -57,6 +162,21 @@ pub fn merge_import(dir: &Path, catalog: &Catalog, list: &ImportedList) -> Resul
         + 1;
     let mut report = MergeReport::default();
     let mut writes = Vec::new();
+    let mut paths: HashSet<PathBuf> = catalog
+        .sections
+        .iter()
+        .map(|s| s.file.to_path_buf())
+        .collect();
+    for skipped in &list.skipped {
+        report.items.push(ItemReport {
+            line: skipped.line,
+            outcome: Outcome::Skipped,
+            reason: Some(skipped.reason.clone()),
+            title: skipped.title.clone(),
+            url: skipped.url.clone(),
+            id: None,
+        });
+    }
 
     for section in &list.sections {
         let existing = catalog
@@ -66,18 +186,60 @@ pub fn merge_import(dir: &Path, catalog: &Catalog, list: &ImportedList) -> Resul
         let mut blocks = String::new();
         let mut added_here = Vec::new();
         for imported in &section.entries {
-            let url_key = url_key(&imported.url);
-            let title_key = normalize_title(&imported.title);
-            if urls.contains(&url_key) || titles.contains(&title_key) {
-                report.unchanged += 1;
-                continue;
+            let mut item = ItemReport {
+                line: imported.line,
+                outcome: Outcome::Add,
+                reason: None,
+                title: imported.title.clone(),
+                url: imported.url.clone(),
+                id: None,
+            };
+            match works.find(&imported.url, &imported.title) {
+                Some(Ok((known, why))) => {
+                    item.outcome = match known.line {
+                        None => {
+                            report.unchanged += 1;
+                            item.id = Some(known.id.clone());
+                            item.reason =
+                                Some(format!("the catalog has it as `{}` ({why})", known.id));
+                            Outcome::AlreadyListed
+                        }
+                        Some(line) => {
+                            item.reason = Some(format!("the same work as line {line} ({why})"));
+                            Outcome::DuplicateInFile
+                        }
+                    };
+                }
+                Some(Err(known)) => {
+                    let place = match known.line {
+                        Some(line) => format!("the item at line {line}"),
+                        None => format!("`{}`", known.id),
+                    };
+                    item.outcome = Outcome::Skipped;
+                    item.reason = Some(format!(
+                        "its link is also the link of {place} (\"{}\"), a different work: give it a link of its own",
+                        known.title
+                    ));
+                }
+                None => {
+                    let name = existing.map_or(section.name.as_str(), |s| s.name.as_str());
+                    let (entry, listing) = new_entry(imported, name, &mut ids);
+                    works.insert(
+                        &entry.url,
+                        &entry.title,
+                        Known {
+                            id: entry.id.clone(),
+                            title: entry.title.clone(),
+                            line: Some(imported.line),
+                            identifier: url_key(&entry.url).contains(':'),
+                        },
+                    );
+                    item.id = Some(entry.id.clone());
+                    blocks.push_str(&render_draft(&entry, &listing));
+                    added_here.push(entry);
+                }
             }
-            urls.insert(url_key);
-            titles.insert(title_key);
-            let name = existing.map_or(section.name.as_str(), |s| s.name.as_str());
-            let entry = new_entry(imported, name, &mut ids);
-            blocks.push_str(&render_entry(&entry));
-            added_here.push(entry);
+            report.items.push(item);
         }
         if added_here.is_empty() {
             continue;
@@ -85,7 +247,10 @@ pub fn merge_import(dir: &Path, catalog: &Catalog, list: &ImportedList) -> Resul
         let (path, text) = match existing {
             Some(s) => {
                 let path = s.file.to_path_buf();
-                let mut text = std::fs::read_to_string(&path).map_err(|e| Error::io(&path, e))?;
+                let mut text = match writes.iter().position(|(p, _)| *p == path) {
+                    Some(i) => writes.remove(i).1,
+                    None => std::fs::read_to_string(&path).map_err(|e| Error::io(&path, e))?,
+                };
                 if !text.ends_with('\n') {
                     text.push('\n');
                 }
@@ -93,7 +258,7 @@ pub fn merge_import(dir: &Path, catalog: &Catalog, list: &ImportedList) -> Resul
                 (path, text)
             }
             None => {
-                let path = dir.join(format!("{}.toml", slugify(&section.name)));
+                let path = section_path(dir, &section.name, &mut paths);
                 let mut text =
                     render_section_header(&section.name, section.group.as_deref(), next_order);
                 next_order += 1;
@@ -107,15 +272,49 @@ pub fn merge_import(dir: &Path, catalog: &Catalog, list: &ImportedList) -> Resul
             .extend(added_here.into_iter().map(|e| (path.clone(), e)));
         writes.push((path, text));
     }
+    report.items.sort_by_key(|i| i.line);
+    // A catalog needs a vocabulary to pass `check`: a new one starts from
+    // the shipped tags.
+    let tags = dir.join(TAGS_FILE);
+    if !report.added.is_empty()
+        && catalog.vocabulary.is_empty()
+        && !tags.exists()
+        && let Some(text) = crate::locations::builtin_file(TAGS_FILE)
+    {
+        report.vocabulary = Some(tags.clone());
+        writes.push((tags, text.to_string()));
+    }
     Ok(Merge { report, writes })
 }
 
-fn new_entry(imported: &ImportedEntry, section: &str, ids: &mut HashSet<String>) -> Entry {
+/// A file name for a new section that no other section uses.
+fn section_path(dir: &Path, name: &str, taken: &mut HashSet<PathBuf>) -> PathBuf {
+    let slug = slugify(name);
+    let base = if slug.is_empty() || slug == "tags" || slug == "list" || slug == "ranking" {
+        format!("section-{}", taken.len() + 1)
+    } else {
+        slug
+    };
+    let mut path = dir.join(format!("{base}.toml"));
+    let mut n = 2;
+    while taken.contains(&path) || path.exists() {
+        path = dir.join(format!("{base}-{n}.toml"));
+        n += 1;
+    }
+    taken.insert(path.clone());
+    path
+}
+
+fn new_entry(
+    imported: &ImportedEntry,
+    section: &str,
+    ids: &mut HashSet<String>,
+) -> (Entry, Listing) {
     let id = unique_id(
         &propose_id(&imported.title, imported.kind, imported.year),
         ids,
     );
-    Entry {
+    let entry = Entry {
         id,
         kind: imported.kind,
         title: imported.title.clone(),
@@ -131,7 +330,13 @@ fn new_entry(imported: &ImportedEntry, section: &str, ids: &mut HashSet<String>)
         note: String::new(),
         section: section.to_string(),
         origin: Origin::default(),
-    }
+    };
+    let listing = Listing {
+        draft: true,
+        links: imported.links.clone(),
+        description: imported.description.clone(),
+    };
+    (entry, listing)
 }
 
 const ID_STOP_WORDS: &[&str] = &[

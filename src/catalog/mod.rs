@@ -15,7 +15,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 pub use load::{load_dir, load_files};
-pub use merge::merge_import;
+pub use merge::{ItemReport, Merge, MergeReport, Outcome, merge_import};
 pub use source::{Location, Problem, SourceFile};
 pub use validate::{advice, validate};
 pub use vocabulary::{Tag, Vocabulary};
@@ -26,6 +26,8 @@ pub use crate::model::Kind;
 pub const TAGS_FILE: &str = "tags.toml";
 /// The optional file of ranking weights (read by search, not an entry file).
 pub const RANKING_FILE: &str = "ranking.toml";
+/// The list a catalog was imported from, kept for export (not an entry file).
+pub const LIST_FILE: &str = "list.toml";
 
 /// A heading of the list, stored as the `[section]` table of its file.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -79,17 +81,37 @@ pub struct Origin {
     pub note: Option<Location>,
 }
 
+/// What an imported list said of an entry beyond its fields, and whether it
+/// is still a draft. Kept beside the entries, by id, as only import, export
+/// and check use it.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Listing {
+    /// Imported and not yet curated: missing tags, note, venue or year are
+    /// warnings, not errors.
+    pub draft: bool,
+    /// Extra links by what they are: ("code", url), ("slides", url).
+    pub links: Vec<(String, String)>,
+    /// The list's own words about the work (not a curated note).
+    pub description: Option<String>,
+}
+
 /// Every section, entry and tag of a catalog folder.
 #[derive(Debug, Clone, Default)]
 pub struct Catalog {
     pub sections: Vec<Section>,
     pub entries: Vec<Entry>,
     pub vocabulary: Vocabulary,
+    /// Drafts, extra links and descriptions, by entry id.
+    pub listings: std::collections::HashMap<String, Listing>,
 }
 
 impl Catalog {
     pub fn entry(&self, id: &str) -> Option<&Entry> {
         self.entries.iter().find(|e| e.id == id)
+    }
+
+    pub fn is_draft(&self, id: &str) -> bool {
+        self.listings.get(id).is_some_and(|l| l.draft)
     }
 
     /// The section names, which `section:` filters are matched against.
@@ -139,6 +161,29 @@ pub fn normalize_title(title: &str) -> String {
         .map(str::to_lowercase)
         .collect::<Vec<_>>()
         .join(" ")
+}
+
+/// The key under which two titles are the same work's: words compared
+/// without case or punctuation, but with the `+` and `#` that tell
+/// "Name2" from "Name2++"; `None` for a short title (a system's name such
+/// as "Quill" is shared by unrelated works).
+pub fn title_key(title: &str) -> Option<String> {
+    let key: String = title
+        .chars()
+        .map(|c| {
+            if c.is_alphanumeric() || c == '+' || c == '#' {
+                c
+            } else {
+                ' '
+            }
+        })
+        .collect::<String>()
+        .to_lowercase()
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    let distinctive = key.split(' ').count() >= 3 || key.len() >= 20;
+    distinctive.then_some(key)
 }
 
 /// A URL reduced to what identifies the page: no scheme, `www.`, fragment or

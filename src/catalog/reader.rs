@@ -121,6 +121,23 @@ impl<'a, 'i> TableReader<'a, 'i> {
         Some(out)
     }
 
+    /// A table of strings (`links = { code = "..." }`), in file order.
+    pub fn string_table(&mut self, key: &str) -> Option<Vec<(String, String)>> {
+        let value = self.table.get(key)?;
+        let DeValue::Table(table) = value.get_ref() else {
+            self.wrong_type(key, value, "a table of strings");
+            return None;
+        };
+        let mut out = Vec::with_capacity(table.len());
+        for (name, element) in table.iter() {
+            match element.get_ref().as_str() {
+                Some(s) => out.push((name.get_ref().to_string(), s.to_string())),
+                None => self.wrong_type(key, element, "a table of strings"),
+            }
+        }
+        Some(out)
+    }
+
     pub fn required_strings(&mut self, key: &str) -> Option<Vec<(String, Location)>> {
         if !self.table.contains_key(key) {
             self.missing(key);

@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 
 use super::source::{Location, Problem};
-use super::{Catalog, Entry, Kind, normalize_title, url_key};
+use super::{Catalog, Entry, Kind, normalize_title, title_key, url_key};
 use crate::ident;
 
 pub const MIN_YEAR: i64 = 1990;
@@ -48,9 +48,10 @@ pub fn validate(catalog: &Catalog, current_year: i64) -> Vec<Problem> {
                 format!("duplicate url {} (also at {first})", entry.url),
             ));
         }
+        // Short titles (a system's name) may be shared by distinct works.
         if let Some(here) = &o.title
-            && !entry.title.trim().is_empty()
-            && let Some(first) = titles.insert(normalize_title(&entry.title), here)
+            && let Some(key) = title_key(&entry.title)
+            && let Some(first) = titles.insert(key, here)
         {
             problems.push(Problem::new(
                 here.clone(),
@@ -82,12 +83,16 @@ fn check_entry(catalog: &Catalog, entry: &Entry, current_year: i64, out: &mut Ve
     let mut problem = |location: Option<&Location>, message: String| {
         out.push(Problem::new(location.unwrap_or(&o.entry).clone(), message));
     };
+    // A draft's missing curation is advice (see `advice`), not a problem.
+    let draft = catalog.is_draft(&entry.id);
     check_id_title_url(entry, &mut problem);
     check_identifiers(entry, &mut problem);
-    check_year(entry, current_year, &mut problem);
-    check_paper_fields(entry, &mut problem);
-    check_tags(catalog, entry, &mut problem);
-    if o.note.is_some() && entry.note.trim().is_empty() {
+    check_year(entry, current_year, draft, &mut problem);
+    if !draft {
+        check_paper_fields(entry, &mut problem);
+    }
+    check_tags(catalog, entry, draft, &mut problem);
+    if !draft && o.note.is_some() && entry.note.trim().is_empty() {
         problem(
             o.note.as_ref(),
             format!("entry `{}` has an empty note", entry.id),
@@ -145,13 +150,13 @@ fn check_identifiers(entry: &Entry, problem: &mut Report) {
 }
 
 /// Years run from [`MIN_YEAR`] to next year; a paper needs one.
-fn check_year(entry: &Entry, current_year: i64, problem: &mut Report) {
+fn check_year(entry: &Entry, current_year: i64, draft: bool, problem: &mut Report) {
     match entry.year {
         Some(year) if !(MIN_YEAR..=current_year + 1).contains(&year) => problem(
             entry.origin.year.as_ref(),
             format!("year {year} is outside {MIN_YEAR}..{}", current_year + 1),
         ),
-        None if entry.kind == Kind::Paper && entry.origin.year.is_none() => {
+        None if !draft && entry.kind == Kind::Paper && entry.origin.year.is_none() => {
             problem(None, "paper has no `year`".into())
         }
         _ => {}
@@ -171,10 +176,13 @@ fn check_paper_fields(entry: &Entry, problem: &mut Report) {
 
 /// One to [`MAX_TAGS`] tags, each once and from the vocabulary (if there is
 /// one: its absence is reported once, by [`validate`]).
-fn check_tags(catalog: &Catalog, entry: &Entry, problem: &mut Report) {
+fn check_tags(catalog: &Catalog, entry: &Entry, draft: bool, problem: &mut Report) {
     let o = &entry.origin;
     if let Some(field) = &o.tags_field {
         if entry.tags.is_empty() {
+            if draft {
+                return;
+            }
             problem(Some(field), format!("entry `{}` has no tags", entry.id));
         } else if entry.tags.len() > MAX_TAGS {
             problem(
@@ -304,6 +312,48 @@ pub fn advice(catalog: &Catalog) -> Vec<Problem> {
             })
         })
         .collect();
+    advice.extend(draft_advice(catalog));
     advice.sort();
     advice
+}
+
+/// What each draft still needs before `draft = true` can go.
+fn draft_advice(catalog: &Catalog) -> Vec<Problem> {
+    let mut advice = Vec::new();
+    for entry in catalog.entries.iter().filter(|e| catalog.is_draft(&e.id)) {
+        let paper = entry.kind == Kind::Paper;
+        let needs: Vec<&str> = [
+            (entry.tags.is_empty(), "tags"),
+            (entry.note.trim().is_empty(), "a note"),
+            (paper && entry.authors.is_empty(), "authors"),
+            (paper && entry.venue.is_none(), "a venue"),
+            (paper && entry.year.is_none(), "a year"),
+        ]
+        .into_iter()
+        .filter_map(|(missing, what)| missing.then_some(what))
+        .collect();
+        let message = if needs.is_empty() {
+            format!(
+                "entry `{}` is a draft but looks curated: remove `draft = true`",
+                entry.id
+            )
+        } else {
+            format!(
+                "entry `{}` is a draft: it needs {}, then remove `draft = true`",
+                entry.id,
+                join_and(&needs)
+            )
+        };
+        advice.push(Problem::new(entry.origin.entry.clone(), message));
+    }
+    advice
+}
+
+/// "a, b and c".
+fn join_and(items: &[&str]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.to_string(),
+        [init @ .., last] => format!("{} and {last}", init.join(", ")),
+    }
 }

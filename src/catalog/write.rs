@@ -3,7 +3,7 @@
 
 use std::fmt::Write;
 
-use super::{Entry, Kind};
+use super::{Entry, Kind, Listing};
 
 fn quoted(s: &str) -> String {
     toml::Value::String(s.to_string()).to_string()
@@ -23,8 +23,10 @@ pub fn render_section_header(name: &str, group: Option<&str>, order: i64) -> Str
     out
 }
 
+/// An imported entry's block: its fields, what else the list said of it,
+/// and `draft = true` until a curator gives it tags and a note.
 /// One `[[entry]]` block, preceded by a blank line.
-pub fn render_entry(entry: &Entry) -> String {
+pub fn render_draft(entry: &Entry, listing: &Listing) -> String {
     let mut out = String::from("\n[[entry]]\n");
     let mut field = |key: &str, value: String| {
         let _ = writeln!(out, "{key} = {value}");
@@ -51,10 +53,35 @@ pub fn render_entry(entry: &Entry) -> String {
     if let Some(doi) = &entry.doi {
         field("doi", quoted(doi));
     }
+    {
+        if !listing.links.is_empty() {
+            let links: Vec<String> = listing
+                .links
+                .iter()
+                .map(|(key, url)| format!("{} = {}", bare_key(key), quoted(url)))
+                .collect();
+            field("links", format!("{{ {} }}", links.join(", ")));
+        }
+        if let Some(description) = &listing.description {
+            field("description", quoted(description));
+        }
+    }
     field("tags", quoted_list(&entry.tags));
     if !entry.uses.is_empty() {
         field("uses", quoted_list(&entry.uses));
     }
     field("note", quoted(&entry.note));
+    if listing.draft {
+        field("draft", "true".into());
+    }
     out
+}
+
+/// A table key: bare when it can be, else quoted.
+fn bare_key(key: &str) -> String {
+    let bare = !key.is_empty()
+        && key
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
+    if bare { key.to_string() } else { quoted(key) }
 }

@@ -2,12 +2,15 @@
 
 use std::io::Write;
 
-use crate::catalog::markdown::export_markdown;
+use crate::catalog::markdown::{ListLayout, export_markdown};
 use crate::cli::{ExportArgs, ExportFormat};
 use crate::error::Error;
 use crate::fsutil::write_atomic;
 use crate::index::Fields;
-use crate::locations::Locations;
+use crate::locations::{CatalogSource, Locations};
+
+/// The title of a list exported from a catalog that was not imported from one.
+const DEFAULT_TITLE: &str = "Awesome Distributed Machine Learning System";
 use crate::model::Record;
 use crate::render::json::record_value;
 use tantivy::{DocAddress, TantivyDocument};
@@ -22,8 +25,17 @@ pub fn run(
         return export_documents(locations, args, out, err);
     }
     let catalog = super::load_valid_catalog(locations, false)?;
-    let text = match args.format {
-        ExportFormat::Markdown | ExportFormat::Ndjson => export_markdown(&catalog, &args.title),
+    // A catalog imported from a list writes that list's own text back.
+    let layout = match (&locations.catalog, &args.title) {
+        (CatalogSource::Dir(dir), None) => ListLayout::load(dir)?,
+        _ => None,
+    };
+    let text = match layout {
+        Some(layout) => layout.export(&catalog, args.notes),
+        None => {
+            let title = args.title.as_deref().unwrap_or(DEFAULT_TITLE);
+            export_markdown(&catalog, title, args.notes)
+        }
     };
     match &args.output {
         Some(path) => write_atomic(path, text.as_bytes()),

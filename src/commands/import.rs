@@ -3,8 +3,10 @@
 use std::io::{Read, Write};
 use std::path::Path;
 
-use crate::catalog::markdown::parse_list;
-use crate::catalog::{Catalog, load_dir, merge_import};
+use crate::catalog::markdown::{ListLayout, parse_list};
+use crate::catalog::{
+    Catalog, ItemReport, LIST_FILE, MergeReport, Outcome, load_dir, merge_import,
+};
 use crate::cli::ImportArgs;
 use crate::diagnostic;
 use crate::error::Error;
@@ -29,7 +31,7 @@ pub fn run(
     };
     let markdown = read_input(file)?;
     let list = parse_list(&markdown);
-    if list.entry_count() == 0 {
+    if list.item_count() == 0 {
         return Err(Error::Usage(format!(
             "{}: no list items with links found; is it an awesome-list Markdown file?",
             file.display()
@@ -53,26 +55,92 @@ pub fn run(
     } else {
         Catalog::default()
     };
-    let merge = merge_import(dir, &catalog, &list)?;
+    let mut merge = merge_import(dir, &catalog, &list)?;
+    // A catalog started from this list keeps its text, for export.
+    if catalog.entries.is_empty() && !merge.report.added.is_empty() {
+        let layout = ListLayout::new(&markdown, &merge.report);
+        merge.also_write(dir.join(LIST_FILE), layout.to_toml());
+    }
     let report = &merge.report;
     let io = Error::output;
-    let shown = |path: &Path| match path.strip_prefix(dir) {
-        Ok(name) if builtin_copy.is_some() => Path::new("<built-in>").join(name),
-        _ => path.to_path_buf(),
-    };
+    if args.json {
+        for item in &report.items {
+            writeln!(out, "{}", item_json(item)).map_err(io)?;
+        }
+    } else {
+        let shown = |path: &Path| match path.strip_prefix(dir) {
+            Ok(name) if builtin_copy.is_some() => Path::new("<built-in>").join(name),
+            _ => path.to_path_buf(),
+        };
+        print_plan(
+            report,
+            &shown,
+            &file.display().to_string(),
+            args.dry_run,
+            out,
+        )?;
+    }
+    if !args.dry_run && !report.added.is_empty() {
+        merge.apply()?;
+        if !args.json {
+            writeln!(
+                out,
+                "new entries are drafts (`draft = true`): curate them; `distml-search check` says what each needs"
+            )
+            .map_err(io)?;
+        }
+    }
+    Ok(())
+}
+
+/// The text form of a plan: each addition, each item that is neither added
+/// nor already listed (by line, with the reason), then the counts.
+fn print_plan(
+    report: &MergeReport,
+    shown: &dyn Fn(&Path) -> std::path::PathBuf,
+    file: &str,
+    dry_run: bool,
+    out: &mut dyn Write,
+) -> Result<(), Error> {
+    let io = Error::output;
     for (path, entry) in &report.added {
         writeln!(
             out,
             "+ {}: {} ({})",
             shown(path).display(),
             entry.id,
-            entry.title
+            inert(&entry.title)
         )
         .map_err(io)?;
     }
-    let verb = if args.dry_run { "would add" } else { "added" };
-    writeln!(
-        out,
+    if let Some(path) = &report.vocabulary {
+        writeln!(
+            out,
+            "+ {}: the shipped tag vocabulary",
+            shown(path).display()
+        )
+        .map_err(io)?;
+    }
+    let mut navigation = 0;
+    for item in &report.items {
+        let reason = item.reason.as_deref().unwrap_or_default();
+        match item.outcome {
+            Outcome::Add | Outcome::AlreadyListed => {}
+            // Tables of contents are expected: `--json` lists them.
+            Outcome::Skipped if reason.starts_with("a link within the page") => navigation += 1,
+            outcome => writeln!(
+                out,
+                "{file}:{}: {}: {} ({})",
+                item.line,
+                outcome.as_str(),
+                inert(reason),
+                inert(&item.title)
+            )
+            .map_err(io)?,
+        }
+    }
+    let verb = if dry_run { "would add" } else { "added" };
+    let mut summary = format!(
         "{verb} {} ({}); {} already in the catalog, unchanged",
         count(report.added.len(), "entry", "entries"),
         count(
@@ -81,17 +149,35 @@ pub fn run(
             "new section files"
         ),
         report.unchanged
-    )
-    .map_err(io)?;
-    if !args.dry_run && !report.added.is_empty() {
-        merge.apply()?;
-        writeln!(
-            out,
-            "new entries have no tags or note yet: curate them, then run `distml-search check`"
-        )
-        .map_err(io)?;
+    );
+    let duplicates = report.count(Outcome::DuplicateInFile);
+    let skipped = report.count(Outcome::Skipped) - navigation;
+    if duplicates > 0 {
+        summary.push_str(&format!("; {duplicates} repeated in the file"));
     }
-    Ok(())
+    if skipped > 0 {
+        summary.push_str(&format!("; {skipped} skipped"));
+    }
+    writeln!(out, "{summary}").map_err(io)
+}
+
+/// One item of the plan as the `--json` contract has it.
+fn item_json(item: &ItemReport) -> serde_json::Value {
+    let mut value = serde_json::json!({
+        "line": item.line,
+        "outcome": item.outcome.as_str(),
+        "title": item.title,
+        "url": item.url,
+    });
+    if let serde_json::Value::Object(map) = &mut value {
+        if let Some(reason) = &item.reason {
+            map.insert("reason".into(), reason.clone().into());
+        }
+        if let Some(id) = &item.id {
+            map.insert("id".into(), id.clone().into());
+        }
+    }
+    value
 }
 
 /// The built-in catalog's TOML files in a temporary folder.

@@ -5,8 +5,9 @@ use std::fmt::Write;
 
 use crate::catalog::{Catalog, Entry};
 
-/// The whole list: title, table of contents, then each section in order.
-pub fn export_markdown(catalog: &Catalog, title: &str) -> String {
+/// The whole list: title, table of contents, then each section in order;
+/// `annotate` adds each entry's note and tags below it.
+pub fn export_markdown(catalog: &Catalog, title: &str, annotate: bool) -> String {
     let sections = catalog.sections_with_entries();
     let mut out = format!("# {}\n\n", escape(title));
     out.push_str("Projects and papers on distributed training and inference of large models, exported by distml-search.\n\n## Contents\n\n");
@@ -52,12 +53,41 @@ pub fn export_markdown(catalog: &Catalog, title: &str) -> String {
         for entry in entries {
             out.push_str(&item(entry));
             out.push('\n');
+            if annotate {
+                out.push_str(&annotation(catalog, entry, 2));
+            }
         }
     }
     out
 }
 
-fn item(entry: &Entry) -> String {
+/// An entry's curated note and tags as sub-items at column `indent`
+/// (nothing for an entry without either).
+pub(super) fn annotation(catalog: &Catalog, entry: &Entry, indent: usize) -> String {
+    let pad = " ".repeat(indent);
+    let mut out = String::new();
+    if !entry.note.trim().is_empty() {
+        let _ = writeln!(out, "{pad}- Note: {}", escape(entry.note.trim()));
+    }
+    if !entry.tags.is_empty() {
+        let labels: Vec<String> = entry
+            .tags
+            .iter()
+            .map(|t| {
+                let label = catalog
+                    .vocabulary
+                    .get(t)
+                    .map_or(t.as_str(), |tag| tag.label.as_str());
+                format!("`{label}`")
+            })
+            .collect();
+        let _ = writeln!(out, "{pad}- Tags: {}", labels.join(", "));
+    }
+    out
+}
+
+/// One entry as a list item, in the upstream list's "by ..." style.
+pub(super) fn item(entry: &Entry) -> String {
     let mut line = format!("- [{}]({})", escape(&entry.title), destination(&entry.url));
     let mut byline = escape(&entry.authors.join(", "));
     if entry.et_al {

@@ -1,9 +1,14 @@
-//! Parsing an awesome-list README with pulldown-cmark: headings become
-//! sections, list items with a link become entries, and a trailing
-//! "by Author et al., Venue Year" becomes authors, venue and year.
+//! Parsing an awesome-list README with pulldown-cmark: headings (and
+//! `<details>` summaries) become sections; list items, sub-items and table
+//! rows with a link become entries, interpreted by `item`; every other item
+//! with a link is kept as skipped, with its line and the reason.
 
-use pulldown_cmark::{Event, HeadingLevel, Parser, Tag, TagEnd};
+use std::ops::Range;
 
+use pulldown_cmark::{Event, HeadingLevel, Options, Parser, Tag, TagEnd};
+
+use super::item::{self, Fields};
+use super::pieces::{Link, Piece, RawItem, Role};
 use crate::catalog::Kind;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -11,12 +16,19 @@ pub struct ImportedEntry {
     pub kind: Kind,
     pub title: String,
     pub url: String,
+    /// Extra links by what they are: ("code", url), ("slides", url).
+    pub links: Vec<(String, String)>,
     pub authors: Vec<String>,
     pub et_al: bool,
     pub venue: Option<String>,
     pub year: Option<i64>,
+    /// The list's own words about the work that are not authors or venue.
+    pub description: Option<String>,
     /// 1-based line of the list item, for reports.
     pub line: usize,
+    /// The bytes of the item in the list (see [`RawItem::span`]).
+    pub span: Range<usize>,
+    pub table_row: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -26,251 +38,543 @@ pub struct ImportedSection {
     pub entries: Vec<ImportedEntry>,
 }
 
+/// A list item with a link that is not an entry.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SkippedItem {
+    pub line: usize,
+    pub title: String,
+    pub url: String,
+    pub reason: String,
+}
+
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ImportedList {
     pub title: Option<String>,
     pub sections: Vec<ImportedSection>,
+    pub skipped: Vec<SkippedItem>,
 }
 
 impl ImportedList {
     pub fn entry_count(&self) -> usize {
         self.sections.iter().map(|s| s.entries.len()).sum()
     }
+
+    /// Every item with a link: entries and skipped items.
+    pub fn item_count(&self) -> usize {
+        self.entry_count() + self.skipped.len()
+    }
+
+    pub fn entries(&self) -> impl Iterator<Item = &ImportedEntry> {
+        self.sections.iter().flat_map(|s| &s.entries)
+    }
 }
 
-/// Headings whose lists are navigation, not entries.
-const SKIPPED_SECTIONS: &[&str] = &[
-    "contents",
-    "table of contents",
-    "contribute",
-    "contributing",
-    "license",
-];
+/// Headings whose lists are navigation or about the list, not entries
+/// (compared by their letters, lower case).
+const SKIPPED_SECTIONS: &[&str] = &["contents", "table of contents", "license", "star history"];
+const SKIPPED_PREFIXES: &[&str] = &["contribut", "citation", "cite", "acknowledg"];
 
-/// Reads the sections and entries of an awesome-list Markdown text. Sections
-/// without entries (such as "Papers", which only groups subsections) are left
-/// out; a `###` section records the `##` heading above it as its group.
+fn is_skipped_section(name: &str) -> bool {
+    let letters: String = name
+        .chars()
+        .filter(|c| c.is_alphabetic() || *c == ' ')
+        .collect::<String>()
+        .trim()
+        .to_lowercase();
+    SKIPPED_SECTIONS.contains(&letters.as_str())
+        || SKIPPED_PREFIXES.iter().any(|p| letters.starts_with(p))
+}
+
+/// Reads the sections, entries and skipped items of an awesome-list
+/// Markdown text. Sections without entries (such as "Papers", which only
+/// groups subsections) are left out; a deeper section records the `##`
+/// heading above it as its group.
 pub fn parse_list(markdown: &str) -> ImportedList {
     let mut reader = ListReader::new(markdown);
-    for (event, range) in Parser::new(markdown).into_offset_iter() {
-        reader.event(event, range.start);
+    let options = Options::ENABLE_TABLES;
+    for (event, range) in Parser::new_ext(markdown, options).into_offset_iter() {
+        reader.event(event, range);
     }
     reader.finish()
 }
 
-/// The state of [`parse_list`] between two Markdown events.
-struct ListReader<'a> {
-    markdown: &'a str,
-    list: ImportedList,
-    /// The heading being read, and its text so far.
-    heading: Option<(HeadingLevel, String)>,
-    /// The last `##` heading.
-    group: Option<String>,
-    current: Option<ImportedSection>,
-    /// Whether the current section is navigation (see [`SKIPPED_SECTIONS`]).
-    skipping: bool,
-    /// The list items being read, innermost last.
-    items: Vec<Item>,
+/// A list item or row being read.
+struct Builder {
+    line: usize,
+    range: Range<usize>,
+    pieces: Vec<Piece>,
+    link: Option<Link>,
+    image_depth: usize,
+    /// Where its first sub-list starts.
+    list_start: Option<usize>,
+    /// Whether a sub-item is an entry of its own (so the span ends at the
+    /// sub-list).
+    split: bool,
 }
 
-impl<'a> ListReader<'a> {
-    fn new(markdown: &'a str) -> ListReader<'a> {
-        ListReader {
-            markdown,
-            list: ImportedList::default(),
-            heading: None,
-            group: None,
-            current: None,
-            skipping: false,
-            items: Vec::new(),
+impl Builder {
+    fn new(line: usize, range: Range<usize>) -> Builder {
+        Builder {
+            line,
+            range,
+            pieces: Vec::new(),
+            link: None,
+            image_depth: 0,
+            list_start: None,
+            split: false,
         }
     }
 
-    /// Takes one event, which starts at byte `offset` of the text.
-    fn event(&mut self, event: Event, offset: usize) {
+    fn text(&mut self, text: &str) {
+        if self.image_depth > 0 {
+            return;
+        }
+        match self.link.as_mut() {
+            Some(link) => link.label.push_str(text),
+            None => match self.pieces.last_mut() {
+                Some(Piece::Text(t)) => t.push_str(text),
+                _ => self.pieces.push(Piece::Text(text.to_string())),
+            },
+        }
+    }
+
+    fn start_image(&mut self, url: &str) {
+        self.image_depth += 1;
+        match self.link.as_mut() {
+            Some(link) => link.image = Some(url.to_string()),
+            None => self.pieces.push(Piece::Image(url.to_string())),
+        }
+    }
+
+    fn has_links(&self) -> bool {
+        self.pieces.iter().any(|p| matches!(p, Piece::Link(_)))
+    }
+
+    /// Whether it only adds to the item above: no link of its own to a
+    /// work, a page section or another file (only [Code]-style links).
+    fn only_adds(&self) -> bool {
+        self.pieces
+            .iter()
+            .all(|p| !matches!(p, Piece::Link(l) if !item::is_extra(l)))
+    }
+
+    fn into_raw(self, table_row: bool) -> RawItem {
+        let end = match (self.split, self.list_start) {
+            (true, Some(start)) => start,
+            _ => self.range.end,
+        };
+        RawItem {
+            line: self.line,
+            span: self.range.start..end,
+            pieces: self.pieces,
+            table_row,
+        }
+    }
+}
+
+struct Table {
+    head: bool,
+    headers: Vec<String>,
+    roles: Vec<Role>,
+    cell: usize,
+}
+
+struct SectionState {
+    name: String,
+    group: Option<String>,
+    skipping: bool,
+}
+
+/// The state of [`parse_list`] between two Markdown events.
+struct ListReader {
+    line_starts: Vec<usize>,
+    title: Option<String>,
+    heading: Option<(HeadingLevel, String)>,
+    heading_link_is_anchor: bool,
+    group: Option<String>,
+    sections: Vec<SectionState>,
+    items: Vec<Builder>,
+    table: Option<Table>,
+    row: Option<Builder>,
+    /// Items with a link, with the index of their section.
+    found: Vec<(Option<usize>, RawItem)>,
+    /// Sub-items with links read as part of the item above them.
+    attached: Vec<SkippedItem>,
+}
+
+impl ListReader {
+    fn new(markdown: &str) -> ListReader {
+        ListReader {
+            line_starts: std::iter::once(0)
+                .chain(markdown.match_indices('\n').map(|(i, _)| i + 1))
+                .collect(),
+            title: None,
+            heading: None,
+            heading_link_is_anchor: false,
+            group: None,
+            sections: Vec::new(),
+            items: Vec::new(),
+            table: None,
+            row: None,
+            found: Vec::new(),
+            attached: Vec::new(),
+        }
+    }
+
+    fn builder(&mut self) -> Option<&mut Builder> {
+        match self.row.as_mut() {
+            Some(row) => Some(row),
+            None => self.items.last_mut(),
+        }
+    }
+
+    fn event(&mut self, event: Event, range: Range<usize>) {
         match event {
             Event::Start(Tag::Heading { level, .. }) => self.heading = Some((level, String::new())),
             Event::End(TagEnd::Heading(_)) => self.end_heading(),
-            Event::Start(Tag::Item) => self.items.push(Item::new(self.line_of(offset))),
+            Event::Start(Tag::List(_)) => {
+                if let Some(top) = self.items.last_mut() {
+                    top.list_start.get_or_insert(range.start);
+                }
+            }
+            Event::Start(Tag::Item) => {
+                let line = self.line_of(range.start);
+                self.items.push(Builder::new(line, range));
+            }
             Event::End(TagEnd::Item) => self.end_item(),
             Event::Start(Tag::Link { dest_url, .. }) => {
-                if let Some(item) = self.items.last_mut() {
-                    item.start_link(&dest_url);
+                if self.heading.is_some() {
+                    self.heading_link_is_anchor = dest_url.starts_with('#');
+                } else if let Some(b) = self.builder()
+                    && b.image_depth == 0
+                {
+                    b.link = Some(Link {
+                        url: dest_url.to_string(),
+                        ..Link::default()
+                    });
                 }
             }
             Event::End(TagEnd::Link) => {
-                if let Some(item) = self.items.last_mut() {
-                    item.end_link();
+                self.heading_link_is_anchor = false;
+                if let Some(b) = self.builder()
+                    && b.image_depth == 0
+                    && let Some(link) = b.link.take()
+                {
+                    b.pieces.push(Piece::Link(link));
+                }
+            }
+            Event::Start(Tag::Image { dest_url, .. }) => {
+                if let Some(b) = self.builder() {
+                    b.start_image(&dest_url);
+                }
+            }
+            Event::End(TagEnd::Image) => {
+                if let Some(b) = self.builder() {
+                    b.image_depth = b.image_depth.saturating_sub(1);
                 }
             }
             Event::Text(text) | Event::Code(text) => self.text(&text),
-            Event::SoftBreak | Event::HardBreak => {
-                if let Some(item) = self.items.last_mut() {
-                    item.line_break();
+            // A soft break wraps a sentence; a hard one separates parts.
+            Event::SoftBreak => self.text(" "),
+            Event::HardBreak => {
+                if let Some((_, heading)) = self.heading.as_mut() {
+                    heading.push(' ');
+                } else if let Some(b) = self.builder() {
+                    b.pieces.push(Piece::Break);
                 }
             }
+            Event::InlineHtml(html) if html.trim_start().to_lowercase().starts_with("<br") => {
+                if let Some(b) = self.builder() {
+                    b.pieces.push(Piece::Break);
+                }
+            }
+            Event::Html(html) | Event::InlineHtml(html) => self.html(&html),
+            Event::Start(Tag::Table(_)) => {
+                self.table = Some(Table {
+                    head: false,
+                    headers: Vec::new(),
+                    roles: Vec::new(),
+                    cell: 0,
+                });
+            }
+            Event::Start(Tag::TableHead) => {
+                if let Some(t) = self.table.as_mut() {
+                    t.head = true;
+                }
+            }
+            Event::End(TagEnd::TableHead) => {
+                if let Some(t) = self.table.as_mut() {
+                    t.head = false;
+                    t.roles = t.headers.iter().map(|h| Role::from_header(h)).collect();
+                }
+            }
+            Event::Start(Tag::TableRow) => {
+                let line = self.line_of(range.start);
+                self.row = Some(Builder::new(line, range));
+                if let Some(t) = self.table.as_mut() {
+                    t.cell = 0;
+                }
+            }
+            Event::End(TagEnd::TableRow) => {
+                if let Some(row) = self.row.take()
+                    && row.has_links()
+                {
+                    let section = self.sections.len().checked_sub(1);
+                    self.found.push((section, row.into_raw(true)));
+                }
+            }
+            Event::Start(Tag::TableCell) => self.start_cell(),
+            Event::End(TagEnd::Table) => self.table = None,
             _ => {}
+        }
+    }
+
+    fn start_cell(&mut self) {
+        let Some(table) = self.table.as_mut() else {
+            return;
+        };
+        if table.head {
+            table.headers.push(String::new());
+        } else {
+            let role = table.roles.get(table.cell).copied().unwrap_or(Role::Other);
+            table.cell += 1;
+            if let Some(row) = self.row.as_mut() {
+                row.pieces.push(Piece::Cell(role));
+            }
+        }
+    }
+
+    fn text(&mut self, text: &str) {
+        if let Some((_, heading)) = self.heading.as_mut() {
+            if !self.heading_link_is_anchor {
+                heading.push_str(text);
+            }
+        } else if let Some(table) = self.table.as_mut().filter(|t| t.head) {
+            if let Some(header) = table.headers.last_mut() {
+                header.push_str(text);
+            }
+        } else if let Some(b) = self.builder() {
+            b.text(text);
+        }
+    }
+
+    /// A `<details>` group's `<summary>` starts a section, as a heading.
+    fn html(&mut self, html: &str) {
+        let lower = html.to_lowercase();
+        let Some(start) = lower.find("<summary") else {
+            return;
+        };
+        let Some(open_end) = lower[start..].find('>').map(|i| start + i + 1) else {
+            return;
+        };
+        let close = lower[open_end..]
+            .find("</summary")
+            .map_or(html.len(), |i| open_end + i);
+        let text = strip_tags(&html[open_end..close]);
+        if !text.is_empty() {
+            self.start_section(text, self.group.clone());
         }
     }
 
     fn finish(mut self) -> ImportedList {
-        flush(&mut self.list, self.current.take());
-        self.list
+        while !self.items.is_empty() {
+            self.end_item();
+        }
+        let mut sections: Vec<ImportedSection> = self
+            .sections
+            .iter()
+            .map(|s| ImportedSection {
+                name: s.name.clone(),
+                group: s.group.clone(),
+                entries: Vec::new(),
+            })
+            .collect();
+        let mut skipped = std::mem::take(&mut self.attached);
+        self.found.sort_by_key(|(_, item)| item.span.start);
+        // Items before any heading belong to a section named after the list.
+        let mut loose: Option<usize> = None;
+        for (section, raw) in self.found {
+            let section = match section {
+                Some(i) => i,
+                None => *loose.get_or_insert_with(|| {
+                    sections.push(ImportedSection {
+                        name: self.title.clone().unwrap_or_else(|| "Links".into()),
+                        group: None,
+                        entries: Vec::new(),
+                    });
+                    sections.len() - 1
+                }),
+            };
+            let state = self.sections.get(section);
+            let heads = [
+                Some(sections[section].name.as_str()),
+                sections[section].group.as_deref(),
+            ];
+            let under_papers = heads
+                .into_iter()
+                .flatten()
+                .any(|h| h.to_lowercase().contains("paper"));
+            match item::interpret(&raw, under_papers) {
+                Ok(_) if state.is_some_and(|s| s.skipping) => {
+                    let name = &sections[section].name;
+                    skipped.push(skip(
+                        &raw,
+                        format!("in the section \"{name}\", which is not a list of works"),
+                    ));
+                }
+                Ok(fields) => sections[section].entries.push(entry(fields, &raw)),
+                Err(unlisted) => skipped.push(SkippedItem {
+                    line: raw.line,
+                    title: unlisted.title,
+                    url: unlisted.url,
+                    reason: unlisted.reason,
+                }),
+            }
+        }
+        sections.retain(|s| !s.entries.is_empty());
+        skipped.sort_by_key(|s| s.line);
+        ImportedList {
+            title: self.title,
+            sections,
+            skipped,
+        }
     }
 
     /// The 1-based line of byte `offset`.
     fn line_of(&self, offset: usize) -> usize {
-        self.markdown[..offset].matches('\n').count() + 1
+        self.line_starts.partition_point(|&s| s <= offset)
     }
 
-    /// The first `#` heading is the list's title; any other heading starts a
-    /// section.
+    /// The first `#` heading is the list's title; any other heading starts
+    /// a section.
     fn end_heading(&mut self) {
         let Some((level, text)) = self.heading.take() else {
             return;
         };
-        let text = text.trim().to_string();
-        match level {
-            HeadingLevel::H1 => {
-                self.list.title.get_or_insert(text);
-                return;
-            }
-            HeadingLevel::H2 => self.group = Some(text.clone()),
-            _ => {}
+        let text = clean_heading(&text);
+        if level == HeadingLevel::H1 && self.title.is_none() {
+            self.title = Some(text);
+            return;
         }
-        self.start_section(level, text);
+        if text.is_empty() {
+            return;
+        }
+        match level {
+            HeadingLevel::H1 | HeadingLevel::H2 => {
+                self.group = Some(text.clone());
+                self.start_section(text, None);
+            }
+            _ => self.start_section(text, self.group.clone()),
+        }
     }
 
-    fn start_section(&mut self, level: HeadingLevel, name: String) {
-        flush(&mut self.list, self.current.take());
-        self.skipping = SKIPPED_SECTIONS.contains(&name.to_lowercase().as_str());
-        let group = if level == HeadingLevel::H2 {
-            None
-        } else {
-            self.group.clone()
+    fn start_section(&mut self, name: String, group: Option<String>) {
+        let skipping = is_skipped_section(&name);
+        // Two sections of one name ("Training" under two headings) stay two.
+        let taken = |n: &str| {
+            self.sections.iter().any(|s| {
+                crate::catalog::normalize_title(&s.name) == crate::catalog::normalize_title(n)
+            })
         };
-        self.current = Some(ImportedSection {
-            name,
+        let mut unique = name.clone();
+        if taken(&unique)
+            && let Some(group) = &group
+        {
+            unique = format!("{name} ({group})");
+        }
+        let mut n = 2;
+        while taken(&unique) {
+            unique = format!("{name} {n}");
+            n += 1;
+        }
+        self.sections.push(SectionState {
+            name: unique,
             group,
-            entries: Vec::new(),
+            skipping,
         });
     }
 
-    /// An item whose first link goes to another page is an entry of the
-    /// current section (unless that section is navigation).
+    /// A finished item is an entry of its own, or, when it only adds to
+    /// the item above it (authors, venue, a [Code] link), part of that one.
     fn end_item(&mut self) {
-        let Some(item) = self.items.pop() else { return };
-        let (Some(section), false) = (self.current.as_mut(), self.skipping) else {
+        let Some(child) = self.items.pop() else {
             return;
         };
-        if let Some((title, url)) = item.link
-            && !url.starts_with('#')
-            && !title.trim().is_empty()
-        {
-            section
-                .entries
-                .push(entry(&title, &url, &item.tail, item.line, section));
-        }
-    }
-
-    /// Text belongs to the heading being read, else to the innermost item.
-    fn text(&mut self, text: &str) {
-        if let Some((_, heading)) = self.heading.as_mut() {
-            heading.push_str(text);
-        } else if let Some(item) = self.items.last_mut() {
-            item.text(text);
-        }
-    }
-}
-
-/// A list item being read: its first link, and the text after that link
-/// (the byline).
-struct Item {
-    /// (title, URL) of the first link.
-    link: Option<(String, String)>,
-    in_link: bool,
-    link_done: bool,
-    tail: String,
-    line: usize,
-}
-
-impl Item {
-    fn new(line: usize) -> Item {
-        Item {
-            link: None,
-            in_link: false,
-            link_done: false,
-            tail: String::new(),
-            line,
-        }
-    }
-
-    /// Only the first link counts; later ones are read as plain text.
-    fn start_link(&mut self, url: &str) {
-        if self.link.is_none() {
-            self.link = Some((String::new(), url.to_string()));
-            self.in_link = true;
-        }
-    }
-
-    fn end_link(&mut self) {
-        if self.in_link {
-            self.in_link = false;
-            self.link_done = true;
-        }
-    }
-
-    /// Text inside the first link is its title; text before it is ignored.
-    fn text(&mut self, text: &str) {
-        if self.in_link {
-            if let Some((title, _)) = self.link.as_mut() {
-                title.push_str(text);
+        if let Some(parent) = self.items.last_mut() {
+            if child.only_adds() && parent.has_links() {
+                if child.has_links() {
+                    let raw = child.into_raw(false);
+                    let reason = format!(
+                        "part of the item at line {}: its extra link or details",
+                        parent.line
+                    );
+                    self.attached.push(skip(&raw, reason));
+                    parent.pieces.push(Piece::Break);
+                    parent.pieces.extend(raw.pieces);
+                } else {
+                    parent.pieces.push(Piece::Break);
+                    parent.pieces.extend(child.pieces);
+                }
+                return;
             }
-        } else if self.link_done {
-            self.tail.push_str(text);
+            parent.split = true;
         }
-    }
-
-    fn line_break(&mut self) {
-        if self.link_done {
-            self.tail.push(' ');
+        if child.has_links() {
+            let section = self.sections.len().checked_sub(1);
+            self.found.push((section, child.into_raw(false)));
         }
     }
 }
 
-fn flush(list: &mut ImportedList, section: Option<ImportedSection>) {
-    if let Some(section) = section.filter(|s| !s.entries.is_empty()) {
-        list.sections.push(section);
+fn skip(raw: &RawItem, reason: String) -> SkippedItem {
+    let link = raw.links().next();
+    SkippedItem {
+        line: raw.line,
+        title: link.map(|l| l.label.trim().to_string()).unwrap_or_default(),
+        url: link.map(|l| l.url.clone()).unwrap_or_default(),
+        reason,
     }
 }
 
-fn entry(
-    title: &str,
-    url: &str,
-    tail: &str,
-    line: usize,
-    section: &ImportedSection,
-) -> ImportedEntry {
-    let byline = parse_byline(tail);
-    let under_papers = [Some(section.name.as_str()), section.group.as_deref()]
-        .into_iter()
-        .flatten()
-        .any(|h| h.to_lowercase().contains("paper"));
-    let kind = if byline.year.is_some() || under_papers {
-        Kind::Paper
-    } else {
-        Kind::Project
-    };
+fn entry(fields: Fields, raw: &RawItem) -> ImportedEntry {
     ImportedEntry {
-        kind,
-        title: title.trim().to_string(),
-        url: with_scheme(url.trim()),
-        authors: byline.authors,
-        et_al: byline.et_al,
-        venue: byline.venue,
-        year: byline.year,
-        line,
+        kind: fields.kind,
+        title: fields.title,
+        url: fields.url,
+        links: fields.links,
+        authors: fields.authors,
+        et_al: fields.et_al,
+        venue: fields.venue,
+        year: fields.year,
+        description: fields.description,
+        line: raw.line,
+        span: raw.span.clone(),
+        table_row: raw.table_row,
     }
+}
+
+/// A heading's text without decoration: leading emoji, and the "(back to
+/// top)" links that headings carry.
+fn clean_heading(text: &str) -> String {
+    let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    let text = text.replace("()", "");
+    text.trim_start_matches(|c: char| !c.is_alphanumeric())
+        .trim()
+        .to_string()
+}
+
+fn strip_tags(html: &str) -> String {
+    let mut out = String::new();
+    let mut in_tag = false;
+    for c in html.chars() {
+        match c {
+            '<' => in_tag = true,
+            '>' => in_tag = false,
+            c if !in_tag => out.push(c),
+            _ => {}
+        }
+    }
+    clean_heading(&out)
 }
 
 /// URLs written without a scheme (`www.oneflow.org`) are web pages.
@@ -280,76 +584,6 @@ pub(crate) fn with_scheme(url: &str) -> String {
     } else {
         format!("https://{url}")
     }
-}
-
-#[derive(Debug, Default, PartialEq, Eq)]
-struct Byline {
-    authors: Vec<String>,
-    et_al: bool,
-    venue: Option<String>,
-    year: Option<i64>,
-}
-
-/// "by Colin Unger, Zhihao Jia, et al., OSDI 2022" and its variants.
-fn parse_byline(tail: &str) -> Byline {
-    let tail = tail.split_whitespace().collect::<Vec<_>>().join(" ");
-    let tail = tail.trim().trim_start_matches(['-', '–', '—', ':']).trim();
-    let tail = strip_prefix_ci(tail, "by ").unwrap_or(tail).trim();
-    if tail.is_empty() {
-        return Byline::default();
-    }
-    let (people, venue_year) = match tail.rsplit_once(", ") {
-        Some((people, last)) if year_in(last).is_some() => (people, Some(last)),
-        _ => (tail, None),
-    };
-    let mut byline = Byline::default();
-    if let Some(text) = venue_year
-        && let Some((year, start, end)) = year_in(text)
-    {
-        byline.year = Some(year);
-        let venue = format!("{} {}", &text[..start], &text[end..]);
-        let venue = venue.split_whitespace().collect::<Vec<_>>().join(" ");
-        byline.venue = (!venue.is_empty()).then_some(venue);
-    }
-    for name in people.split(',') {
-        let name = name.trim().trim_end_matches('.').trim();
-        let name = match strip_suffix_ci(name, "et al") {
-            Some(rest) => {
-                byline.et_al = true;
-                rest.trim()
-            }
-            None => name,
-        };
-        if !name.is_empty() {
-            byline.authors.push(name.to_string());
-        }
-    }
-    byline
-}
-
-/// A four-digit year between 1900 and 2099 standing as its own word.
-fn year_in(text: &str) -> Option<(i64, usize, usize)> {
-    text.split_whitespace().find_map(|word| {
-        let trimmed = word.trim_matches(|c: char| !c.is_ascii_digit());
-        let year: i64 = trimmed.parse().ok()?;
-        if trimmed.len() != 4 || !(1900..2100).contains(&year) {
-            return None;
-        }
-        let start = word.as_ptr() as usize - text.as_ptr() as usize;
-        Some((year, start, start + word.len()))
-    })
-}
-
-fn strip_prefix_ci<'a>(s: &'a str, prefix: &str) -> Option<&'a str> {
-    let head = s.get(..prefix.len())?;
-    head.eq_ignore_ascii_case(prefix)
-        .then(|| &s[prefix.len()..])
-}
-
-fn strip_suffix_ci<'a>(s: &'a str, suffix: &str) -> Option<&'a str> {
-    let start = s.len().checked_sub(suffix.len())?;
-    let tail = s.get(start..)?;
-    tail.eq_ignore_ascii_case(suffix).then(|| &s[..start])
 }
 
 #[cfg(test)]
@@ -394,9 +628,25 @@ mod tests {
     }
 
     #[test]
-    fn byline_without_venue_keeps_authors() {
-        let b = parse_byline(" by Jane Doe");
-        assert_eq!(b.authors, ["Jane Doe"]);
-        assert_eq!(b.year, None);
+    fn navigation_and_contribution_links_are_reported_not_lost() {
+        let list = parse_list(LIST);
+        let skipped: Vec<(usize, &str)> = list
+            .skipped
+            .iter()
+            .map(|s| (s.line, s.reason.as_str()))
+            .collect();
+        assert_eq!(
+            skipped,
+            [
+                (4, "a link within the page (navigation), not a work"),
+                (5, "a link within the page (navigation), not a work"),
+                (6, "a link within the page (navigation), not a work"),
+                (
+                    24,
+                    "in the section \"Contribute\", which is not a list of works"
+                ),
+            ]
+        );
+        assert_eq!(list.item_count(), 10);
     }
 }

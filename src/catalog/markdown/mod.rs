@@ -1,8 +1,14 @@
-//! Awesome-list Markdown: reading one into sections and entries (`import`), and
-//! writing the catalog back as one (`export`).
+//! Awesome-list Markdown: reading one into sections and entries, and
+//! writing the catalog back as one.
 
 mod export;
 mod import;
+mod item;
+mod layout;
+mod names;
+mod pieces;
+mod venue;
 
 pub use export::export_markdown;
-pub use import::{ImportedEntry, ImportedList, parse_list};
+pub use import::{ImportedEntry, ImportedList, ImportedSection, SkippedItem, parse_list};
+pub use layout::ListLayout;

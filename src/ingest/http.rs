@@ -396,17 +396,22 @@ impl HttpClient {
 
     /// Fetches `url`, retrying transient failures; see the module doc.
     pub async fn get(&self, url: &Url) -> Result<Response, FetchError> {
-        self.politely(url, async |shown| self.attempt(url, shown).await)
+        self.politely(url, |shown| async move { self.attempt(url, &shown).await })
             .await
     }
 
     /// Sends `attempt` until it is done, under the host's limits, retrying
     /// transient failures and giving the host up when it is gone.
-    async fn politely<T>(
+    /// (`send` takes the redacted URL by value: an `AsyncFn(&str)` would
+    /// make the future not `Send`, for want of higher-ranked bounds.)
+    async fn politely<T, Attempt>(
         &self,
         url: &Url,
-        send: impl AsyncFn(&str) -> Outcome<T>,
-    ) -> Result<T, FetchError> {
+        send: impl Fn(String) -> Attempt,
+    ) -> Result<T, FetchError>
+    where
+        Attempt: Future<Output = Outcome<T>>,
+    {
         let shown = redact(url.as_str());
         if !matches!(url.scheme(), "http" | "https") {
             return Err(FetchError::InvalidUrl {
@@ -429,7 +434,7 @@ impl HttpClient {
                 let permit = host.acquire().await;
                 // Another request may have found the host dead while we queued.
                 check_reachable(&host, &key, &shown)?;
-                let outcome = send(&shown).await;
+                let outcome = send(shown.clone()).await;
                 drop(permit);
                 outcome
             };
@@ -640,7 +645,7 @@ fn summary<T>(outcome: &Outcome<T>) -> String {
     }
 }
 
-fn status_reason(status: u16) -> String {
+pub(crate) fn status_reason(status: u16) -> String {
     match reqwest::StatusCode::from_u16(status)
         .ok()
         .and_then(|s| s.canonical_reason())

@@ -42,8 +42,10 @@ impl HttpClient {
     /// Asks for `url` with `method`, without following redirects or
     /// reading the body.
     pub async fn probe(&self, method: ProbeMethod, url: &Url) -> Result<Probe, FetchError> {
-        self.politely(url, async |shown| self.probe_once(method, url, shown).await)
-            .await
+        self.politely(url, |shown| async move {
+            self.probe_once(method, url, &shown).await
+        })
+        .await
     }
 
     async fn probe_once(&self, method: ProbeMethod, url: &Url, shown: &str) -> Outcome<Probe> {

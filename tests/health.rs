@@ -33,6 +33,17 @@ fn project(id: &str, title: &str, url: &str) -> String {
     )
 }
 
+/// A preprint listed with arXiv as its venue.
+fn sharded_preprint() -> String {
+    paper(
+        "sharded-2024",
+        "Sharded Widgets",
+        "https://arxiv.org/abs/1412.88801",
+        "arXiv",
+        Some("1412.88801"),
+    )
+}
+
 fn catalog(entries: &[String]) -> Fixture {
     Fixture::with_files(&[("tags.toml", TAGS), ("widgets.toml", &section(entries))])
 }
@@ -103,6 +114,27 @@ async fn mount(server: &MockServer, verb: &str, at: &str, response: ResponseTemp
         .await;
 }
 
+/// arXiv's API answering `feed` to every id list.
+async fn mount_arxiv(server: &MockServer, feed: String) {
+    Mock::given(method("GET"))
+        .and(path("/arxiv"))
+        .respond_with(ResponseTemplate::new(200).set_body_string(feed))
+        .mount(server)
+        .await;
+}
+
+/// Crossref answering `response` for the DOI `10.99999/{suffix}`.
+async fn mount_crossref(server: &MockServer, suffix: &str, response: ResponseTemplate) {
+    let suffix = suffix.replace('.', "\\.");
+    Mock::given(method("GET"))
+        .and(path_regex(format!(
+            "^/crossref/works/10\\.99999(/|%2F){suffix}$"
+        )))
+        .respond_with(response)
+        .mount(server)
+        .await;
+}
+
 /// The links of the main scenario, and what each answers.
 async fn links_scenario(server: &MockServer) {
     mount(server, "HEAD", "/fine", ResponseTemplate::new(200)).await;
@@ -137,21 +169,14 @@ async fn links_scenario(server: &MockServer) {
         .respond_with(ResponseTemplate::new(200).set_body_string(feed))
         .mount(server)
         .await;
-    Mock::given(method("GET"))
-        .and(path_regex("^/crossref/works/10\\.99999(/|%2F)widgets\\.1$"))
-        .respond_with(ResponseTemplate::new(404))
-        .mount(server)
-        .await;
+    mount_crossref(server, "widgets.1", ResponseTemplate::new(404)).await;
     let work = crossref_work(
         "10.99999/gadgets.2",
         "Proceedings of the Fictional Conference on Gadgets",
         2026,
     );
-    Mock::given(method("GET"))
-        .and(path_regex("^/crossref/works/10\\.99999(/|%2F)gadgets\\.2$"))
-        .respond_with(ResponseTemplate::new(200).set_body_string(work))
-        .mount(server)
-        .await;
+    let answer = ResponseTemplate::new(200).set_body_string(work);
+    mount_crossref(server, "gadgets.2", answer).await;
 }
 
 fn links_catalog(base: &str) -> Fixture {
@@ -162,13 +187,7 @@ fn links_catalog(base: &str) -> Fixture {
         project("moved", "Moved Widgets", &format!("{base}/moved")),
         project("away", "Away Widgets", &format!("{base}/away")),
         project("no-head", "Headless Widgets", &format!("{base}/no-head")),
-        paper(
-            "sharded-2024",
-            "Sharded Widgets",
-            "https://arxiv.org/abs/1412.88801",
-            "arXiv",
-            Some("1412.88801"),
-        ),
+        sharded_preprint(),
         paper(
             "gadgets-2024",
             "Pipelined Gadgets",
@@ -331,13 +350,7 @@ fn with_no_network_it_ends_fast_with_one_warning_per_host() {
             ]
         })
         .collect();
-    entries.push(paper(
-        "sharded-2024",
-        "Sharded Widgets",
-        "https://arxiv.org/abs/1412.88801",
-        "arxiv",
-        Some("1412.88801"),
-    ));
+    entries.push(sharded_preprint());
     let fixture = catalog(&entries);
     let started = Instant::now();
     let run = check(&fixture, &format!("http://127.0.0.1:{services}"))
@@ -364,12 +377,11 @@ async fn the_same_work_twice_is_a_duplicate_but_a_new_version_is_not() {
     for at in ["/a", "/b", "/d", "/e", "/f", "/g", "/h", "/i", "/j"] {
         mount(&server, "HEAD", at, ResponseTemplate::new(200)).await;
     }
-    let feed = atom(&[("1412.88804", "Widget Queues", None, None)]);
-    Mock::given(method("GET"))
-        .and(path("/arxiv"))
-        .respond_with(ResponseTemplate::new(200).set_body_string(feed))
-        .mount(&server)
-        .await;
+    mount_arxiv(
+        &server,
+        atom(&[("1412.88804", "Widget Queues", None, None)]),
+    )
+    .await;
     let base = server.uri();
     let url = |p: &str| format!("{base}/{p}");
     let fixture = catalog(&[
@@ -470,27 +482,14 @@ async fn apply_writes_the_proposals_and_the_catalog_then_passes_check() {
         Some("10.99999/widgets.1"),
         None,
     )]);
-    Mock::given(method("GET"))
-        .and(path("/arxiv"))
-        .respond_with(ResponseTemplate::new(200).set_body_string(feed))
-        .mount(&server)
-        .await;
+    mount_arxiv(&server, feed).await;
     let work = crossref_work("10.99999/widgets.1", "Journal of Fictional Widgets", 2025);
-    Mock::given(method("GET"))
-        .and(path_regex("^/crossref/works/10\\.99999(/|%2F)widgets\\.1$"))
-        .respond_with(ResponseTemplate::new(200).set_body_string(work))
-        .mount(&server)
-        .await;
+    let answer = ResponseTemplate::new(200).set_body_string(work);
+    mount_crossref(&server, "widgets.1", answer).await;
     let base = server.uri();
     let entries = [
         project("moved", "Moved Widgets", &format!("{base}/moved")),
-        paper(
-            "sharded-2024",
-            "Sharded Widgets",
-            "https://arxiv.org/abs/1412.88801",
-            "arxiv",
-            Some("1412.88801"),
-        ),
+        sharded_preprint(),
     ];
     let fixture = catalog(&entries);
     check(&fixture, &base)
@@ -505,7 +504,7 @@ async fn apply_writes_the_proposals_and_the_catalog_then_passes_check() {
             "https://doi.org/10.99999/widgets.1",
         )
         .replace(
-            "venue = \"arxiv\"",
+            "venue = \"arXiv\"",
             "venue = \"Journal of Fictional Widgets\"",
         )
         .replace("year = 2024", "year = 2025")

@@ -571,3 +571,25 @@ fn at_most_two_requests_are_in_flight_per_host() {
         .stdout_is("catalog: ok online\n");
     assert_eq!(most.load(Ordering::SeqCst), 2);
 }
+
+#[test]
+fn a_host_that_never_answers_is_left_at_the_runs_deadline() {
+    // Accepts every connection and never says a word.
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    std::thread::spawn(move || {
+        let mut held = Vec::new();
+        for stream in listener.incoming().flatten() {
+            held.push(stream);
+        }
+    });
+    let fixture = catalog(&[project("mute", "Mute Widgets", &format!("{base}/x"))]);
+    let started = Instant::now();
+    check(&fixture, &format!("http://127.0.0.1:{}", closed_port()))
+        .env("DISTML_HTTP_TIMEOUT_MS", "600000")
+        .env("DISTML_CHECK_DEADLINE_S", "1")
+        .run()
+        .success()
+        .stderr_has("warning: stopped at the run's deadline (1 s, DISTML_CHECK_DEADLINE_S); 1 link and 0 arXiv papers not checked");
+    assert!(started.elapsed() < Duration::from_secs(10));
+}

@@ -27,6 +27,7 @@ use crate::ident;
 use crate::ingest::IngestConfig;
 use crate::ingest::http::{HostPolicy, HttpClient, host_key};
 use crate::model::metadata::Cache;
+use crate::render::text::count;
 
 /// How long a result is trusted (`DISTML_CHECK_TTL_H`, hours).
 const TTL_HOURS: u64 = 7 * 24;
@@ -228,8 +229,8 @@ pub(crate) async fn check_online(
     }
     for (host, (reason, links, papers)) in unchecked {
         let what = match (links, papers) {
-            (l, 0) => crate::render::text::count(l, "link", "links"),
-            (0, p) => crate::render::text::count(p, "arXiv paper", "arXiv papers"),
+            (l, 0) => count(l, "link", "links"),
+            (0, p) => count(p, "arXiv paper", "arXiv papers"),
             (l, p) => format!("{l} links and {p} arXiv papers"),
         };
         report.warnings.push(format!(
@@ -238,13 +239,19 @@ pub(crate) async fn check_online(
     }
     report.warnings.extend(answers.failures);
     if late {
-        let left = ask_links
+        let links = ask_links
             .iter()
             .filter(|u| !checked.contains_key(*u))
             .count();
+        let papers = ask_papers
+            .iter()
+            .filter(|p| !answers.results.contains_key(&p.arxiv))
+            .count();
         report.warnings.push(format!(
-            "stopped at the run's deadline ({} s, DISTML_CHECK_DEADLINE_S); {left} links not checked",
-            options.deadline.as_secs()
+            "stopped at the run's deadline ({} s, DISTML_CHECK_DEADLINE_S); {} and {} not checked",
+            options.deadline.as_secs(),
+            count(links, "link", "links"),
+            count(papers, "arXiv paper", "arXiv papers")
         ));
     }
     let mut this_run: BTreeMap<String, PaperResult> = BTreeMap::new();

@@ -12,7 +12,7 @@ use tokio::task::JoinSet;
 use url::Url;
 
 use super::cache::{LinkResult, Verdict};
-use crate::ingest::http::{FetchError, HttpClient, Probe, ProbeMethod, status_reason};
+use crate::ingest::http::{FetchError, HttpClient, Probe, ProbeMethod, host_key, status_reason};
 
 /// Links checked at once across all hosts; each host has its own, lower
 /// limit in the client.
@@ -40,7 +40,7 @@ pub(crate) async fn check_links(
 ) {
     let gate = Arc::new(Semaphore::new(IN_FLIGHT));
     let mut tasks = JoinSet::new();
-    for url in urls {
+    for url in by_turns_of_host(urls) {
         let (client, gate, now) = (client.clone(), gate.clone(), now.to_owned());
         tasks.spawn(async move {
             let _permit = gate.acquire_owned().await;
@@ -52,6 +52,30 @@ pub(crate) async fn check_links(
         // A task only fails by panicking; its link stays unchecked.
         if let Ok((url, checked)) = joined {
             out.insert(url, checked);
+        }
+    }
+}
+
+/// The links one host at a time in turn (a link of each host, then a
+/// second of each, ...): the gate is taken in this order, and a run of one
+/// host's links would hold it all while that host serves two at a time.
+fn by_turns_of_host(urls: Vec<String>) -> Vec<String> {
+    let mut hosts: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for url in urls {
+        let host = Url::parse(&url)
+            .ok()
+            .and_then(|u| host_key(&u))
+            .unwrap_or_default();
+        hosts.entry(host).or_default().push(url);
+    }
+    let mut queues: Vec<std::vec::IntoIter<String>> =
+        hosts.into_values().map(Vec::into_iter).collect();
+    let mut ordered = Vec::new();
+    loop {
+        let before = ordered.len();
+        ordered.extend(queues.iter_mut().filter_map(Iterator::next));
+        if ordered.len() == before {
+            return ordered;
         }
     }
 }
@@ -134,6 +158,28 @@ mod tests {
             Checked::Done(r) => (r.verdict, r.location.or(r.detail)),
             other => panic!("{other:?}"),
         }
+    }
+
+    #[test]
+    fn hosts_take_turns() {
+        let urls = [
+            "http://a.example/1",
+            "http://a.example/2",
+            "http://a.example/3",
+            "http://b.example/1",
+            "http://c.example/1",
+        ];
+        let ordered = by_turns_of_host(urls.iter().map(|u| u.to_string()).collect());
+        assert_eq!(
+            ordered,
+            [
+                "http://a.example/1",
+                "http://b.example/1",
+                "http://c.example/1",
+                "http://a.example/2",
+                "http://a.example/3"
+            ]
+        );
     }
 
     #[test]

@@ -59,7 +59,7 @@ impl Options {
             }
         };
         Ok(Options {
-            ttl: Duration::from_secs(number("DISTML_CHECK_TTL_H", TTL_HOURS)? * 3600),
+            ttl: Duration::from_secs(number("DISTML_CHECK_TTL_H", TTL_HOURS)?.saturating_mul(3600)),
             deadline: Duration::from_secs(number("DISTML_CHECK_DEADLINE_S", DEADLINE_S)?),
             config,
         })

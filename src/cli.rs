@@ -57,7 +57,7 @@ pub enum Command {
     /// Counts by section, tag, year and venue, and metadata coverage
     Stats(StatsArgs),
     /// Validate the catalog and report every problem with file:line:column
-    Check,
+    Check(CheckArgs),
     /// Merge an awesome-list Markdown file into the catalog
     Import(ImportArgs),
     /// Write the catalog in another format
@@ -73,6 +73,24 @@ pub enum Command {
         #[arg(long, value_name = "DIR")]
         dir: Option<PathBuf>,
     },
+}
+
+#[derive(Debug, Args)]
+pub struct CheckArgs {
+    /// Also check on the network: dead links, permanent redirects, preprints
+    /// since published, and the same work listed twice
+    #[arg(long)]
+    pub online: bool,
+    /// With --online: one JSON object per problem (JSON Lines)
+    #[arg(long, requires = "online")]
+    pub json: bool,
+    /// With --online: write the proposals (published venue, year and URL;
+    /// where a link moved) into the catalog's files
+    #[arg(long, visible_alias = "fix", requires = "online")]
+    pub apply: bool,
+    /// With --online: log every HTTP request
+    #[arg(long, short, requires = "online")]
+    pub verbose: bool,
 }
 
 #[derive(Debug, Args)]

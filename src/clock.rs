@@ -18,6 +18,12 @@ pub fn days_since(timestamp: &str) -> Option<i64> {
     Some((OffsetDateTime::now_utc().date() - date).whole_days())
 }
 
+/// Whole seconds since an RFC 3339 timestamp (`None` when it cannot be read).
+pub fn seconds_since(timestamp: &str) -> Option<i64> {
+    let then = OffsetDateTime::parse(timestamp, &Rfc3339).ok()?;
+    Some((OffsetDateTime::now_utc() - then).whole_seconds())
+}
+
 pub fn current_year() -> i64 {
     i64::from(OffsetDateTime::now_utc().year())
 }
@@ -32,6 +38,8 @@ mod tests {
         assert_eq!(today.len(), "2026-11-30T13:00:00Z".len(), "{today}");
         assert!(today.ends_with('Z'), "{today}");
         assert_eq!(days_since(&today), Some(0));
+        assert!(seconds_since(&today).is_some_and(|s| (0..5).contains(&s)));
+        assert_eq!(seconds_since("yesterday"), None);
         assert_eq!(
             days_since("1970-01-01T00:00:00Z"),
             Some(

@@ -12,6 +12,7 @@ mod completion;
 mod diagnostic;
 pub mod error;
 mod fsutil;
+mod health;
 mod ident;
 pub mod index;
 pub mod ingest;
@@ -95,7 +96,11 @@ fn execute(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> Result<i32, Er
         Command::Show(args) => commands::show::run(&locations, &args, style, out).map(|()| EXIT_OK),
         Command::List(args) => commands::list::run(&locations, &args, style, out, err).map(found),
         Command::Stats(args) => commands::stats::run(&locations, &args, out).map(|()| EXIT_OK),
-        Command::Check => Ok(if commands::check::run(&locations, out, err)? {
+        Command::Check(args) if args.online => {
+            let clean = commands::check::run_online(&locations, &args, out, err)?;
+            Ok(if clean { EXIT_OK } else { EXIT_ERROR })
+        }
+        Command::Check(_) => Ok(if commands::check::run(&locations, out, err)? {
             EXIT_OK
         } else {
             EXIT_ERROR

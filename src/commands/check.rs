@@ -1,13 +1,21 @@
-//! `check`: every problem of the catalog, or a one-screen summary of it.
+//! `check`: every problem of the catalog, or a one-screen summary of it;
+//! `check --online`: also the problems found on the network (`health`).
 
 use std::collections::BTreeMap;
 use std::io::Write;
 
-use crate::catalog::{Catalog, Kind, advice, validate};
+use crate::catalog::{Catalog, Entry, Kind, advice, validate};
+use crate::cli::CheckArgs;
 use crate::clock::current_year;
 use crate::diagnostic;
 use crate::error::Error;
-use crate::locations::Locations;
+use crate::health::{
+    self,
+    apply::{Fix, apply},
+};
+use crate::ident::arxiv_from_url;
+use crate::locations::{CatalogSource, Locations};
+use crate::model::metadata::{Cache, FoundBy, IdKind, Identifier};
 use crate::render::text::{count, inert};
 
 /// Returns whether the catalog is free of problems.
@@ -38,6 +46,183 @@ pub fn run(locations: &Locations, out: &mut dyn Write, err: &mut dyn Write) -> R
     }
     summary(&catalog, &locations.describe_catalog(), out).map_err(Error::output)?;
     Ok(true)
+}
+
+/// `check --online`: the catalog's problems, then those found on the
+/// network; returns whether there are none left (after `--apply`).
+pub fn run_online(
+    locations: &Locations,
+    args: &CheckArgs,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> Result<bool, Error> {
+    let cache_dir = match &locations.catalog {
+        CatalogSource::Dir(dir) => Some(dir.as_path()),
+        CatalogSource::BuiltIn if args.apply => {
+            return Err(Error::Usage(
+                "the built-in catalog is read-only: pass --catalog DIR to apply proposals".into(),
+            ));
+        }
+        CatalogSource::BuiltIn => None,
+    };
+    let (catalog, mut problems) = locations.load_catalog()?;
+    problems.extend(validate(&catalog, current_year()));
+    problems.sort();
+    problems.dedup();
+    for problem in &problems {
+        diagnostic::line(err, inert(&problem.to_string()));
+    }
+    let mut metadata = locations.load_cache()?;
+    let options = health::Options::from_env(args.verbose)?;
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(Error::Runtime)?;
+    let report = runtime.block_on(health::check_online(
+        &catalog, &metadata, cache_dir, &options,
+    ))?;
+    for line in &report.log {
+        diagnostic::line(err, inert(line));
+    }
+    for warning in &report.warnings {
+        diagnostic::warning(err, inert(warning));
+    }
+    let mut applied = vec![false; report.findings.len()];
+    if args.apply {
+        applied = apply_fixes(&catalog, &report.findings, &mut metadata, cache_dir, err)?;
+    }
+    print_findings(&report.findings, args.json, out).map_err(Error::output)?;
+    diagnostic::line(
+        err,
+        format_args!(
+            "online: {} ({} from the cache), {} ({} from the cache), {} requests",
+            count(report.links, "link", "links"),
+            report.links_cached,
+            count(report.papers, "arXiv paper", "arXiv papers"),
+            report.papers_cached,
+            report.requests
+        ),
+    );
+    let left: Vec<&health::Finding> = report
+        .findings
+        .iter()
+        .zip(&applied)
+        .filter(|(_, done)| !**done)
+        .map(|(f, _)| f)
+        .collect();
+    let name = locations.describe_catalog();
+    if !problems.is_empty() {
+        diagnostic::error(
+            err,
+            format_args!("{} in {name}", count(problems.len(), "problem", "problems")),
+        );
+    }
+    if !left.is_empty() {
+        let mut kinds: BTreeMap<&str, usize> = BTreeMap::new();
+        for finding in &left {
+            *kinds.entry(finding.problem).or_default() += 1;
+        }
+        let kinds: Vec<String> = kinds.iter().map(|(k, n)| format!("{n} {k}")).collect();
+        let proposals = left.iter().filter(|f| f.fix.is_some()).count();
+        let hint = if proposals > 0 && !args.apply {
+            format!(
+                "; `check --online --apply` writes {}",
+                count(proposals, "proposal", "proposals")
+            )
+        } else {
+            String::new()
+        };
+        diagnostic::error(
+            err,
+            format_args!(
+                "{} found online in {name} ({}){hint}",
+                count(left.len(), "problem", "problems"),
+                kinds.join(", ")
+            ),
+        );
+    } else if problems.is_empty() && !args.json {
+        writeln!(out, "{name}: ok online").map_err(Error::output)?;
+    }
+    Ok(problems.is_empty() && left.is_empty())
+}
+
+/// Writes the fixes of `findings` into the catalog; which were applied.
+fn apply_fixes(
+    catalog: &Catalog,
+    findings: &[health::Finding],
+    metadata: &mut Cache,
+    cache_dir: Option<&std::path::Path>,
+    err: &mut dyn Write,
+) -> Result<Vec<bool>, Error> {
+    let fixes: Vec<(&Entry, Fix)> = findings
+        .iter()
+        .filter_map(|f| Some((catalog.entry(&f.id)?, f.fix.clone()?)))
+        .collect();
+    if fixes.is_empty() {
+        return Ok(vec![false; findings.len()]);
+    }
+    apply(&fixes)?;
+    // A published version's url no longer carries the arXiv id: keep it.
+    let mut kept = false;
+    for (entry, fix) in &fixes {
+        if let Fix::Published { doi: Some(_), .. } = fix
+            && let Some(id) = entry.arxiv.clone().or_else(|| arxiv_from_url(&entry.url))
+        {
+            let cached = metadata.entries.entry(entry.id.clone()).or_default();
+            if cached.arxiv.is_none() {
+                cached.identify(
+                    IdKind::Arxiv,
+                    Identifier {
+                        value: id,
+                        found_by: FoundBy::Url,
+                        source: None,
+                        confidence: None,
+                    },
+                );
+                kept = true;
+            }
+        }
+    }
+    if kept && let Some(dir) = cache_dir {
+        metadata.save(dir)?;
+    }
+    let mut files: Vec<String> = fixes
+        .iter()
+        .map(|(e, _)| e.origin.entry.file.display().to_string())
+        .collect();
+    files.sort();
+    files.dedup();
+    diagnostic::note(
+        err,
+        inert(&format!(
+            "applied {} to {}",
+            count(fixes.len(), "proposal", "proposals"),
+            files.join(", ")
+        )),
+    );
+    Ok(findings.iter().map(|f| f.fix.is_some()).collect())
+}
+
+/// JSON Lines, or for each problem its line and, indented, what to do.
+fn print_findings(
+    findings: &[health::Finding],
+    json: bool,
+    out: &mut dyn Write,
+) -> std::io::Result<()> {
+    for finding in findings {
+        if json {
+            let line = serde_json::to_string(finding).map_err(std::io::Error::other)?;
+            writeln!(out, "{line}")?;
+            continue;
+        }
+        let head = format!("{}: {}: {}", finding.id, finding.problem, finding.url);
+        writeln!(out, "{}", inert(&head))?;
+        writeln!(out, "  {}", inert(&finding.detail))?;
+        if let Some(suggestion) = &finding.suggestion {
+            writeln!(out, "  suggestion: {}", inert(suggestion))?;
+        }
+    }
+    Ok(())
 }
 
 fn summary(catalog: &Catalog, name: &str, out: &mut dyn Write) -> std::io::Result<()> {

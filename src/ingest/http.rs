@@ -14,12 +14,15 @@ use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError};
 use std::time::{Duration, SystemTime};
 
-use reqwest::header::RETRY_AFTER;
+use reqwest::header::{HeaderMap, RETRY_AFTER};
 use tokio::sync::{Notify, OwnedSemaphorePermit, Semaphore};
 use tokio::time::Instant;
 use url::Url;
 
 use super::lookup::{Meaning, meaning};
+
+mod probe;
+pub use probe::{Probe, ProbeMethod};
 
 /// The environment variable that overrides the per-request timeout.
 pub(crate) const TIMEOUT_ENV: &str = "DISTML_HTTP_TIMEOUT_MS";
@@ -156,13 +159,18 @@ pub enum FetchError {
         url: String,
         body_excerpt: String,
     },
-    /// Connecting failed (refused, DNS, connect timeout, TLS), now or earlier
-    /// in this client's life; nothing more is sent to `host`.
+    /// Connecting failed (refused, DNS, connect timeout, TLS), or the host
+    /// was given up (its failure budget spent, or a `Retry-After` too long),
+    /// now or earlier in this client's life; nothing more is sent to `host`.
     #[error("GET {url}: host {host} is unreachable ({reason}); skipping it from now on")]
     HostUnreachable {
         host: String,
         url: String,
         reason: String,
+        /// Whether connecting failed, rather than the host being given up:
+        /// a link checker reports the first as a dead link, the second as
+        /// links left unchecked.
+        connect_failed: bool,
     },
     #[error("GET {url}: response body is larger than the {limit}-byte limit")]
     TooLarge { url: String, limit: usize },
@@ -228,6 +236,9 @@ pub struct HttpClient {
 #[derive(Debug)]
 struct Inner {
     client: reqwest::Client,
+    /// Follows no redirect, for [`HttpClient::probe`]: a link checker
+    /// reports where a link moved.
+    direct: reqwest::Client,
     config: HttpConfig,
     hosts: Mutex<HashMap<String, Arc<Host>>>,
     requests: AtomicU64,
@@ -248,10 +259,17 @@ struct Host {
     /// Why the host was given up for the run, once it is: no request is sent
     /// to it again, and those waiting for their turn stop waiting (the turn
     /// of a dead host may be minutes away).
-    gone: OnceLock<String>,
+    gone: OnceLock<Gone>,
     gone_notice: Notify,
     /// Failed attempts since the last answer.
     failures: AtomicU32,
+}
+
+/// Why a host was given up, and whether it was because connecting failed.
+#[derive(Debug, Clone)]
+struct Gone {
+    reason: String,
+    connect_failed: bool,
 }
 
 impl Host {
@@ -267,8 +285,8 @@ impl Host {
     }
 
     /// The first reason stays: it is what made the host go.
-    fn mark_gone(&self, reason: String) {
-        let _ = self.gone.set(reason);
+    fn mark_gone(&self, gone: Gone) {
+        let _ = self.gone.set(gone);
         self.gone_notice.notify_waiters();
     }
 
@@ -310,8 +328,8 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
 }
 
 /// What one attempt came to.
-enum Outcome {
-    Done(Response),
+enum Outcome<T> {
+    Done(T),
     Fatal(FetchError),
     Unreachable(String),
     Retry {
@@ -325,17 +343,23 @@ impl HttpClient {
         // reqwest is built without a default TLS provider; whoever installs
         // one first wins, so an error here just means it is already done.
         let _ = rustls::crypto::ring::default_provider().install_default();
-        let client = reqwest::Client::builder()
-            .user_agent(config.user_agent.as_str())
-            .timeout(config.timeout)
-            .connect_timeout(config.connect_timeout)
-            // Retries are ours, so that each one is counted, spaced and logged.
-            .retry(reqwest::retry::never())
-            .build()
-            .map_err(|e| FetchError::Config(describe(e)))?;
+        let build = |redirects: reqwest::redirect::Policy| {
+            reqwest::Client::builder()
+                .user_agent(config.user_agent.as_str())
+                .timeout(config.timeout)
+                .connect_timeout(config.connect_timeout)
+                // Retries are ours, so that each one is counted, spaced and logged.
+                .retry(reqwest::retry::never())
+                .redirect(redirects)
+                .build()
+                .map_err(|e| FetchError::Config(describe(e)))
+        };
+        let client = build(reqwest::redirect::Policy::default())?;
+        let direct = build(reqwest::redirect::Policy::none())?;
         Ok(Self {
             inner: Arc::new(Inner {
                 client,
+                direct,
                 config,
                 hosts: Mutex::new(HashMap::new()),
                 requests: AtomicU64::new(0),
@@ -352,8 +376,8 @@ impl HttpClient {
         let old = hosts.get(host);
         let next_start = old.map_or_else(Instant::now, |old| *lock(&old.next_start));
         let replacement = Host::new(policy, next_start);
-        if let Some(reason) = old.and_then(|old| old.gone.get()) {
-            replacement.mark_gone(reason.clone());
+        if let Some(gone) = old.and_then(|old| old.gone.get()) {
+            replacement.mark_gone(gone.clone());
         }
         hosts.insert(host.to_owned(), Arc::new(replacement));
     }
@@ -372,6 +396,22 @@ impl HttpClient {
 
     /// Fetches `url`, retrying transient failures; see the module doc.
     pub async fn get(&self, url: &Url) -> Result<Response, FetchError> {
+        self.politely(url, |shown| async move { self.attempt(url, &shown).await })
+            .await
+    }
+
+    /// Sends `attempt` until it is done, under the host's limits, retrying
+    /// transient failures and giving the host up when it is gone.
+    /// (`send` takes the redacted URL by value: an `AsyncFn(&str)` would
+    /// make the future not `Send`, for want of higher-ranked bounds.)
+    async fn politely<T, Attempt>(
+        &self,
+        url: &Url,
+        send: impl Fn(String) -> Attempt,
+    ) -> Result<T, FetchError>
+    where
+        Attempt: Future<Output = Outcome<T>>,
+    {
         let shown = redact(url.as_str());
         if !matches!(url.scheme(), "http" | "https") {
             return Err(FetchError::InvalidUrl {
@@ -394,7 +434,7 @@ impl HttpClient {
                 let permit = host.acquire().await;
                 // Another request may have found the host dead while we queued.
                 check_reachable(&host, &key, &shown)?;
-                let outcome = self.attempt(url, &shown).await;
+                let outcome = send(shown.clone()).await;
                 drop(permit);
                 outcome
             };
@@ -405,14 +445,22 @@ impl HttpClient {
                 }
                 Outcome::Fatal(error) => return Err(error),
                 Outcome::Unreachable(reason) => {
-                    return Err(self.give_up(&host, key, shown, reason));
+                    let gone = Gone {
+                        reason,
+                        connect_failed: true,
+                    };
+                    return Err(self.give_up(&host, key, shown, gone));
                 }
                 Outcome::Retry {
                     reason,
                     retry_after,
                 } => {
                     if let Some(why) = self.gives_up(&host, retry_after) {
-                        return Err(self.give_up(&host, key, shown, format!("{reason}; {why}")));
+                        let gone = Gone {
+                            reason: format!("{reason}; {why}"),
+                            connect_failed: false,
+                        };
+                        return Err(self.give_up(&host, key, shown, gone));
                     }
                     if attempt >= config.max_retries {
                         return Err(FetchError::Exhausted {
@@ -433,12 +481,13 @@ impl HttpClient {
 
     /// Marks the host unreachable for the rest of the run: requests queued
     /// for it stop waiting, and none is sent to it again.
-    fn give_up(&self, host: &Host, key: String, shown: String, reason: String) -> FetchError {
-        host.mark_gone(reason.clone());
+    fn give_up(&self, host: &Host, key: String, shown: String, gone: Gone) -> FetchError {
+        host.mark_gone(gone.clone());
         FetchError::HostUnreachable {
             host: key,
             url: shown,
-            reason,
+            reason: gone.reason,
+            connect_failed: gone.connect_failed,
         }
     }
 
@@ -480,14 +529,19 @@ impl HttpClient {
     }
 
     /// One request: send, classify, read the body.
-    async fn attempt(&self, url: &Url, shown: &str) -> Outcome {
+    async fn attempt(&self, url: &Url, shown: &str) -> Outcome<Response> {
         self.inner.requests.fetch_add(1, Ordering::Relaxed);
         let started = Instant::now();
         let response = match self.inner.client.get(url.clone()).send().await {
             Ok(response) => response,
             Err(error) => {
                 let outcome = self.classify(error, shown);
-                self.log(shown, &format!("error: {}", summary(&outcome)), started);
+                self.log(
+                    "GET",
+                    shown,
+                    &format!("error: {}", summary(&outcome)),
+                    started,
+                );
                 return outcome;
             }
         };
@@ -498,11 +552,7 @@ impl HttpClient {
             Meaning::Answer | Meaning::Miss => self.read_success(response, shown).await,
             Meaning::Transient => Outcome::Retry {
                 reason: status_reason(status),
-                retry_after: response
-                    .headers()
-                    .get(RETRY_AFTER)
-                    .and_then(|v| v.to_str().ok())
-                    .and_then(|v| parse_retry_after(v, SystemTime::now())),
+                retry_after: retry_after(response.headers()),
             },
             Meaning::Refused => Outcome::Fatal(FetchError::Status {
                 status,
@@ -516,11 +566,15 @@ impl HttpClient {
             _ if answered => format!("{status}, then {}", summary(&outcome)),
             _ => status.to_string(),
         };
-        self.log(shown, &result, started);
+        self.log("GET", shown, &result, started);
         outcome
     }
 
-    async fn read_success(&self, mut response: reqwest::Response, shown: &str) -> Outcome {
+    async fn read_success(
+        &self,
+        mut response: reqwest::Response,
+        shown: &str,
+    ) -> Outcome<Response> {
         let status = response.status().as_u16();
         let limit = self.inner.config.max_body_bytes;
         match read_capped(&mut response, limit).await {
@@ -539,7 +593,7 @@ impl HttpClient {
         }
     }
 
-    fn classify(&self, error: reqwest::Error, shown: &str) -> Outcome {
+    fn classify<T>(&self, error: reqwest::Error, shown: &str) -> Outcome<T> {
         // A connect timeout is both; it is the connection that failed.
         if error.is_connect() {
             Outcome::Unreachable(describe(error))
@@ -566,10 +620,10 @@ impl HttpClient {
         }
     }
 
-    fn log(&self, shown: &str, result: &str, started: Instant) {
+    fn log(&self, method: &str, shown: &str, result: &str, started: Instant) {
         if self.inner.verbose.load(Ordering::Relaxed) {
             let ms = started.elapsed().as_millis();
-            lock(&self.inner.log).push(format!("GET {shown} -> {result} ({ms} ms)"));
+            lock(&self.inner.log).push(format!("{method} {shown} -> {result} ({ms} ms)"));
         }
     }
 
@@ -580,9 +634,9 @@ impl HttpClient {
 }
 
 /// An attempt's result for the verbose log.
-fn summary(outcome: &Outcome) -> String {
+fn summary<T>(outcome: &Outcome<T>) -> String {
     match outcome {
-        Outcome::Done(response) => response.status.to_string(),
+        Outcome::Done(_) => "done".to_owned(),
         Outcome::Fatal(FetchError::TooLarge { limit, .. }) => {
             format!("body over the {limit}-byte limit")
         }
@@ -591,7 +645,7 @@ fn summary(outcome: &Outcome) -> String {
     }
 }
 
-fn status_reason(status: u16) -> String {
+pub(crate) fn status_reason(status: u16) -> String {
     match reqwest::StatusCode::from_u16(status)
         .ok()
         .and_then(|s| s.canonical_reason())
@@ -682,13 +736,22 @@ fn describe(error: reqwest::Error) -> String {
 
 fn check_reachable(host: &Host, key: &str, shown: &str) -> Result<(), FetchError> {
     match host.gone.get() {
-        Some(reason) => Err(FetchError::HostUnreachable {
+        Some(gone) => Err(FetchError::HostUnreachable {
             host: key.to_owned(),
             url: shown.to_owned(),
-            reason: reason.clone(),
+            reason: gone.reason.clone(),
+            connect_failed: gone.connect_failed,
         }),
         None => Ok(()),
     }
+}
+
+/// A response's `Retry-After`, if it has one that can be read.
+fn retry_after(headers: &HeaderMap) -> Option<Duration> {
+    headers
+        .get(RETRY_AFTER)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| parse_retry_after(v, SystemTime::now()))
 }
 
 /// `Retry-After` as a delay: delta-seconds or an HTTP-date. Anything else

@@ -7,7 +7,7 @@ pub mod crossref;
 pub mod http;
 mod json;
 mod lanes;
-mod lookup;
+pub(crate) mod lookup;
 mod markup;
 pub mod openalex;
 mod progress;

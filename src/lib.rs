@@ -11,6 +11,7 @@ mod commands;
 mod diagnostic;
 pub mod error;
 mod fsutil;
+pub mod harvest;
 mod ident;
 pub mod index;
 pub mod ingest;
@@ -94,6 +95,7 @@ fn execute(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> Result<i32, Er
         Command::Export(args) => {
             commands::export::run(&locations, &args, out, err).map(|()| EXIT_OK)
         }
+        Command::Harvest(args) => commands::harvest::run(&locations, &args, err).map(|()| EXIT_OK),
         Command::Completions { shell } => {
             clap_complete::generate(shell, &mut Cli::command(), "distml-search", out);
             Ok(EXIT_OK)

@@ -245,6 +245,21 @@ async fn three_pages_joined_by_resumption_tokens_join_the_arxiv_collection() {
 }
 
 #[tokio::test(flavor = "multi_thread")]
+async fn requests_are_spaced_by_the_arxiv_delay() {
+    let server = server(papers(25), Quirks::default()).await;
+    let fixture = Fixture::invented();
+    let started = Instant::now();
+    harvest_cmd(&fixture, &server)
+        .args(["--from", "2999-01-01"])
+        .env("DISTML_ARXIV_DELAY_MS", "700")
+        .run()
+        .success();
+    // Three requests: two waits.
+    assert!(started.elapsed() >= Duration::from_millis(1400));
+    assert_eq!(queries(&server).await.len(), 3);
+}
+
+#[tokio::test(flavor = "multi_thread")]
 async fn only_records_of_the_categories_are_kept() {
     let mut all = papers(6);
     all[1].categories = "cs.CV".into();
@@ -518,17 +533,7 @@ async fn harvested_records_survive_an_index_of_another_schema() {
     let fixture = Fixture::invented();
     harvest(&fixture, &server, &["--from", "2999-01-01"]).success();
     // An older build's index, whose schema this build cannot read.
-    let mut builder = tantivy::schema::Schema::builder();
-    let collection = builder.add_text_field("collection", tantivy::schema::STRING);
-    let generation = fixture.index().join("gen-1-1");
-    std::fs::create_dir_all(&generation).unwrap();
-    let index = tantivy::Index::create_in_dir(&generation, builder.build()).unwrap();
-    let mut writer: tantivy::IndexWriter = index.writer(15_000_000).unwrap();
-    writer
-        .add_document(tantivy::doc!(collection => "arxiv"))
-        .unwrap();
-    writer.commit().unwrap();
-    std::fs::write(fixture.index().join("CURRENT"), "gen-1-1").unwrap();
+    common::older_schema_index(&fixture.index(), 1);
 
     fixture.run(["search", "zorblat"]).success();
     assert_eq!(arxiv_ids(&fixture), expected_ids(1..=4));

@@ -111,14 +111,7 @@ impl Store {
 
     /// Takes the harvest lock, or says that another harvest holds it.
     pub fn lock(&self) -> Result<HarvestLock, Error> {
-        std::fs::create_dir_all(&self.dir).map_err(|e| Error::io(&self.dir, e))?;
-        let path = self.dir.join(LOCK);
-        let file = File::options()
-            .create(true)
-            .truncate(false)
-            .write(true)
-            .open(&path)
-            .map_err(|e| Error::io(&path, e))?;
+        let (file, path) = crate::fsutil::lock_file(&self.dir, LOCK)?;
         match file.try_lock() {
             Ok(()) => Ok(HarvestLock { _file: file }),
             Err(std::fs::TryLockError::WouldBlock) => Err(Error::Usage(format!(

@@ -300,7 +300,7 @@ pub struct HarvestArgs {
         long,
         value_delimiter = ',',
         value_parser = parse_category,
-        default_value = "cs.DC,cs.LG,cs.AR,cs.PF"
+        default_values = crate::harvest::DEFAULT_CATEGORIES
     )]
     pub categories: Vec<String>,
 }

@@ -62,6 +62,8 @@ pub enum Command {
     Import(ImportArgs),
     /// Write the catalog in another format
     Export(ExportArgs),
+    /// Add new arXiv records of the field to the arxiv collection (OAI-PMH)
+    Harvest(HarvestArgs),
     /// Print a shell completion script
     Completions {
         /// The shell to complete for
@@ -314,4 +316,46 @@ pub enum ExportFormat {
     Markdown,
     /// Every indexed document (catalog and imported arXiv records) as JSON Lines
     Ndjson,
+}
+
+#[derive(Debug, Args)]
+pub struct HarvestArgs {
+    /// Records changed on this day or later (YYYY-MM-DD) [default: the latest
+    /// day already harvested, else the set's first record]
+    #[arg(long, value_name = "DATE", value_parser = parse_day)]
+    pub from: Option<String>,
+    /// Records changed on this day or earlier (YYYY-MM-DD)
+    #[arg(long, value_name = "DATE", value_parser = parse_day)]
+    pub until: Option<String>,
+    /// Keep records in any of these categories or archives (comma-separated)
+    #[arg(
+        long,
+        value_delimiter = ',',
+        value_parser = parse_category,
+        default_values = crate::harvest::DEFAULT_CATEGORIES
+    )]
+    pub categories: Vec<String>,
+}
+
+/// A day as OAI-PMH writes it.
+fn parse_day(text: &str) -> Result<String, String> {
+    let format = time::format_description::parse_borrowed::<2>("[year]-[month]-[day]")
+        .map_err(|e| e.to_string())?;
+    time::Date::parse(text, &format)
+        .map(|_| text.to_string())
+        .map_err(|_| "expected a day such as 2024-03-31 (YYYY-MM-DD)".to_string())
+}
+
+/// `cs.DC`, `stat.ML`, `hep-th` or a whole archive (`cs`).
+fn parse_category(text: &str) -> Result<String, String> {
+    let text = text.trim();
+    let (archive, sub) = text.split_once('.').unwrap_or((text, "x"));
+    let archive_ok =
+        !archive.is_empty() && archive.bytes().all(|b| b.is_ascii_lowercase() || b == b'-');
+    let sub_ok = !sub.is_empty() && sub.bytes().all(|b| b.is_ascii_alphabetic() || b == b'-');
+    if archive_ok && sub_ok {
+        Ok(text.to_string())
+    } else {
+        Err("expected arXiv categories such as cs.DC,cs.LG (or an archive: cs)".to_string())
+    }
 }

@@ -28,6 +28,20 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), Error> {
     Ok(())
 }
 
+/// The lock file `name` in `dir` (both made if missing), open to be locked
+/// with `File::lock` or `File::try_lock`.
+pub fn lock_file(dir: &Path, name: &str) -> Result<(std::fs::File, std::path::PathBuf), Error> {
+    std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+    let path = dir.join(name);
+    let file = std::fs::File::options()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&path)
+        .map_err(|e| Error::io(&path, e))?;
+    Ok((file, path))
+}
+
 /// A temporary file that becomes a new file as any other would: read-write
 /// for all, less the umask (the 0600 of a temporary file would lock other
 /// users out of a shared index).

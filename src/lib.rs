@@ -12,6 +12,7 @@ mod completion;
 mod diagnostic;
 pub mod error;
 mod fsutil;
+pub mod harvest;
 mod health;
 mod ident;
 pub mod index;
@@ -111,6 +112,7 @@ fn execute(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> Result<i32, Er
         Command::Export(args) => {
             commands::export::run(&locations, &args, out, err).map(|()| EXIT_OK)
         }
+        Command::Harvest(args) => commands::harvest::run(&locations, &args, err).map(|()| EXIT_OK),
         Command::Completions { shell } => {
             completion::write_registration(shell, out)?;
             Ok(EXIT_OK)

@@ -424,21 +424,7 @@ fn identifiers_find_their_record() {
 /// build needs, holding three imported records.
 fn older_schema() -> Fixture {
     let fixture = fixture();
-    // An older build's index: its schema lacks fields this build needs.
-    let mut builder = tantivy::schema::Schema::builder();
-    let collection = builder.add_text_field("collection", tantivy::schema::STRING);
-    let generation = fixture.index().join("gen-1-1");
-    std::fs::create_dir_all(&generation).unwrap();
-    let index = tantivy::Index::create_in_dir(&generation, builder.build()).unwrap();
-    let mut writer: tantivy::IndexWriter = index.writer(15_000_000).unwrap();
-    for _ in 0..3 {
-        writer
-            .add_document(tantivy::doc!(collection => "arxiv"))
-            .unwrap();
-    }
-    writer.commit().unwrap();
-    std::fs::write(fixture.index().join("CURRENT"), "gen-1-1").unwrap();
-
+    common::older_schema_index(&fixture.index(), 3);
     fixture
 }
 

@@ -61,7 +61,7 @@ fn fixture() -> &'static Fixture {
         let lines = dir.path().join("snapshot.jsonl");
         snapshot(&catalog, &lines);
         let index = IndexDir::new(dir.path().join("index"));
-        let options = ImportOptions { path: lines, categories: vec![], since: None, allow_empty: false };
+        let options = ImportOptions { path: lines, categories: vec![], since: None, allow_empty: false, kept: None };
         import_snapshot(&index, &catalog, &mut Cache::default(), None, || Ok(vec![]), &options, &mut std::io::sink()).unwrap();
         let open = index.open().unwrap().unwrap();
         let sections = catalog.section_names();

@@ -225,6 +225,7 @@ fn run_snapshot(
         categories: args.categories.clone(),
         since: args.since,
         allow_empty: args.allow_empty,
+        kept: Some(Box::new(crate::harvest::Store::new(&locations.index))),
     };
     let cache_dir = locations.metadata_dir();
     let report = import_snapshot(

@@ -6,7 +6,7 @@ use super::load_valid_catalog;
 use crate::cli::IndexArgs;
 use crate::diagnostic;
 use crate::error::Error;
-use crate::index::{IndexDir, fingerprint, rebuild};
+use crate::index::{IndexDir, fingerprint, rebuild_keeping};
 use crate::ingest::{IngestConfig, Report, ingest};
 use crate::locations::Locations;
 use crate::render::text::{count, inert};
@@ -48,7 +48,8 @@ pub fn run(
     }
     let inputs = locations.index_inputs()?;
     let print = fingerprint(inputs.iter().map(|(n, b)| (n.as_str(), b.as_slice())));
-    let report = rebuild(&dir, &lock, &catalog, &cache, &print)?;
+    let harvested = crate::harvest::Store::new(&locations.index);
+    let report = rebuild_keeping(&dir, &lock, &catalog, &cache, &print, &harvested)?;
     for warning in crate::index::build_warnings(&report) {
         diagnostic::warning(err, warning);
     }

@@ -3,6 +3,7 @@
 
 pub mod check;
 pub mod export;
+pub mod harvest;
 pub mod import;
 pub mod index;
 pub mod list;
@@ -16,7 +17,7 @@ use crate::catalog::{Catalog, Entry, validate};
 use crate::clock::current_year;
 use crate::diagnostic;
 use crate::error::Error;
-use crate::index::{IndexDir, OpenIndex, fingerprint, rebuild};
+use crate::index::{IndexDir, OpenIndex, fingerprint, rebuild_keeping};
 use crate::locations::Locations;
 use crate::model::metadata::Cache;
 
@@ -103,7 +104,8 @@ pub fn ready_index(
         return Ok((catalog, open));
     }
     let cache = locations.load_cache()?;
-    match rebuild(&dir, &lock, &catalog, &cache, &wanted) {
+    let harvested = crate::harvest::Store::new(&locations.index);
+    match rebuild_keeping(&dir, &lock, &catalog, &cache, &wanted, &harvested) {
         Ok(report) => {
             for warning in crate::index::build_warnings(&report) {
                 diagnostic::warning(err, warning);

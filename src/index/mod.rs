@@ -2,6 +2,7 @@
 //! and search never touch the network.
 
 pub mod analysis;
+mod append;
 mod cached_tokenizer;
 mod document;
 pub mod schema;
@@ -15,10 +16,12 @@ use std::time::{Duration, Instant};
 
 use tantivy::{Index, IndexWriter, Term};
 
+pub(crate) use append::add_kept;
+pub use append::{Appended, KeptRecords, NoKept, append};
 pub use document::{exact_query, id_query, kind_query};
 pub use schema::{Fields, SCHEMA_VERSION, identifier_key, identifier_query, key_query};
 pub use seen_words::SeenWords;
-pub use store::{IndexDir, OpenIndex};
+pub use store::{IndexDir, OpenIndex, RebuildLock};
 
 use crate::catalog::Catalog;
 use crate::error::Error;
@@ -96,17 +99,30 @@ pub fn fingerprint<'a>(files: impl IntoIterator<Item = (&'a str, &'a [u8])>) -> 
     format!("v{SCHEMA_VERSION}-{:016x}", hasher.digest())
 }
 
-/// Builds a new generation from `catalog` and `cache` and makes it current.
-/// On any error the previous generation stays current. An index holding an
-/// imported arXiv collection is updated in place instead (its catalog
-/// documents replaced in one tantivy commit, which is atomic too), so that a
-/// catalog edit does not re-import millions of records.
+/// [`rebuild_keeping`] without kept records.
 pub fn rebuild(
     dir: &IndexDir,
     lock: &store::RebuildLock,
     catalog: &Catalog,
     cache: &Cache,
     fingerprint: &str,
+) -> Result<BuildReport, Error> {
+    rebuild_keeping(dir, lock, catalog, cache, fingerprint, &NoKept)
+}
+
+/// Builds a new generation from `catalog`, `cache` and `kept` (records kept
+/// beside the generations, such as harvested ones) and makes it current.
+/// On any error the previous generation stays current. An index holding an
+/// imported arXiv collection is updated in place instead (its catalog
+/// documents replaced in one tantivy commit, which is atomic too), so that a
+/// catalog edit does not re-import millions of records.
+pub fn rebuild_keeping(
+    dir: &IndexDir,
+    lock: &store::RebuildLock,
+    catalog: &Catalog,
+    cache: &Cache,
+    fingerprint: &str,
+    kept: &dyn KeptRecords,
 ) -> Result<BuildReport, Error> {
     let started = Instant::now();
     // An index that cannot be opened is set aside and built anew from the
@@ -137,18 +153,19 @@ pub fn rebuild(
             set_aside: None,
         });
     }
-    // An index this build cannot read is replaced by the catalog alone.
-    let imported_left_out = previous.map_or(0, |open| open.imported_records());
+    // An index this build cannot read is replaced by the catalog and the
+    // kept records.
+    let imported = previous.map_or(0, |open| open.imported_records());
     let generation = dir.new_generation(lock)?;
-    let result = write_generation(&generation, catalog, cache, fingerprint);
+    let result = write_generation(&generation, catalog, cache, fingerprint, kept);
     match result {
-        Ok((documents, with_abstract)) => {
+        Ok((documents, with_abstract, kept)) => {
             dir.publish(&generation, lock)?;
             Ok(BuildReport {
                 documents,
                 with_abstract,
                 elapsed: started.elapsed(),
-                imported_left_out,
+                imported_left_out: imported.saturating_sub(kept),
                 set_aside,
             })
         }
@@ -226,17 +243,21 @@ pub(crate) fn add_catalog(
     Ok(with_abstract)
 }
 
+/// The catalog's documents and the kept records: (documents of the
+/// catalog, how many have an abstract, kept records).
 fn write_generation(
     path: &std::path::Path,
     catalog: &Catalog,
     cache: &Cache,
     fingerprint: &str,
-) -> Result<(usize, usize), Error> {
+    kept: &dyn KeptRecords,
+) -> Result<(usize, usize, u64), Error> {
     let writer = open_writer(path, false)?;
     let fields = schema::build_schema().1;
     let with_abstract = add_catalog(&writer, &fields, catalog, cache)?;
+    let kept = add_kept(&writer, &fields, catalog, cache, kept, false)?;
     commit(writer, fingerprint)?;
-    Ok((catalog.entries.len(), with_abstract))
+    Ok((catalog.entries.len(), with_abstract, kept))
 }
 
 /// Commits with the fingerprint of the inputs as payload, and waits for the

@@ -154,15 +154,7 @@ impl IndexDir {
     }
 
     fn lock_file(&self) -> Result<(File, PathBuf), Error> {
-        std::fs::create_dir_all(&self.root).map_err(|e| Error::io(&self.root, e))?;
-        let path = self.root.join(LOCK);
-        let file = File::options()
-            .create(true)
-            .truncate(false)
-            .write(true)
-            .open(&path)
-            .map_err(|e| Error::io(&path, e))?;
-        Ok((file, path))
+        crate::fsutil::lock_file(&self.root, LOCK)
     }
 
     /// A new, empty generation folder to build into.

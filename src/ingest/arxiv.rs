@@ -343,7 +343,7 @@ fn term(element: &BytesStart<'_>) -> Result<Option<String>, Fault> {
 
 /// The text of `&amp;`, `&#233;` and the other predefined or character
 /// references; arXiv declares no other entities.
-fn resolve_reference(reference: &BytesRef<'_>) -> Result<String, String> {
+pub(crate) fn resolve_reference(reference: &BytesRef<'_>) -> Result<String, String> {
     if let Some(c) = reference
         .resolve_char_ref()
         .map_err(|err| err.to_string())?

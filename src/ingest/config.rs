@@ -40,7 +40,7 @@ fn var(name: &str) -> Option<String> {
         .filter(|v| !v.is_empty())
 }
 
-fn endpoint(name: &str, default: &str) -> Result<Url, Error> {
+pub(crate) fn endpoint(name: &str, default: &str) -> Result<Url, Error> {
     let text = var(name).unwrap_or_else(|| default.to_string());
     Url::parse(&text).map_err(|e| Error::Usage(format!("{name}={text:?} is not a URL: {e}")))
 }

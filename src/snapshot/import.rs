@@ -16,7 +16,7 @@ use super::workers::{Batch, first_lines, index_records};
 use crate::catalog::Catalog;
 use crate::diagnostic;
 use crate::error::Error;
-use crate::index::{IndexDir, add_catalog, commit, fingerprint, schema};
+use crate::index::{IndexDir, KeptRecords, add_catalog, add_kept, commit, fingerprint, schema};
 use crate::model::metadata::{Cache, FoundBy, IdKind, Identifier};
 use crate::model::paper::{PaperRecord, Source, normalize_whitespace};
 
@@ -29,6 +29,9 @@ pub struct ImportOptions {
     pub since: Option<i64>,
     /// Replace the imported records even if this import keeps none.
     pub allow_empty: bool,
+    /// Records kept beside the index (harvested), which the new generation
+    /// holds too, replacing the snapshot's versions of them.
+    pub kept: Option<Box<dyn KeptRecords + Send + Sync>>,
 }
 
 #[derive(Debug, Default)]
@@ -149,7 +152,7 @@ fn keeps_something(
 
 /// The arXiv id of every catalog entry that has one (its own, or one a
 /// lookup found), to the entry's id.
-fn entries_by_arxiv(catalog: &Catalog, cache: &Cache) -> HashMap<String, String> {
+pub(crate) fn entries_by_arxiv(catalog: &Catalog, cache: &Cache) -> HashMap<String, String> {
     catalog
         .entries
         .iter()
@@ -212,6 +215,9 @@ impl Import<'_> {
             cache.save(dir)?;
         }
         add_catalog(&writer, &fields, self.catalog, cache)?;
+        if let Some(kept) = &self.options.kept {
+            add_kept(&writer, &fields, self.catalog, cache, kept.as_ref(), true)?;
+        }
         let inputs = index_inputs()?;
         let print = fingerprint(inputs.iter().map(|(n, b)| (n.as_str(), b.as_slice())));
         commit(writer, &print)?;

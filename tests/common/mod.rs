@@ -281,3 +281,22 @@ pub fn output_within(cmd: Cmd, limit: std::time::Duration) -> std::process::Outp
     }
     child.wait_with_output().unwrap()
 }
+
+/// Makes the current generation of `index` one an older build wrote: its
+/// schema lacks fields this build needs, and it holds `imported` records of
+/// the arxiv collection.
+pub fn older_schema_index(index: &Path, imported: usize) {
+    let mut builder = tantivy::schema::Schema::builder();
+    let collection = builder.add_text_field("collection", tantivy::schema::STRING);
+    let generation = index.join("gen-1-1");
+    std::fs::create_dir_all(&generation).unwrap();
+    let created = tantivy::Index::create_in_dir(&generation, builder.build()).unwrap();
+    let mut writer: tantivy::IndexWriter = created.writer(15_000_000).unwrap();
+    for _ in 0..imported {
+        writer
+            .add_document(tantivy::doc!(collection => "arxiv"))
+            .unwrap();
+    }
+    writer.commit().unwrap();
+    std::fs::write(index.join("CURRENT"), "gen-1-1").unwrap();
+}

@@ -1,0 +1,113 @@
+//! `harvest`: new arXiv records of the field, through OAI-PMH, into the
+//! arxiv collection of the index.
+
+use std::io::Write;
+
+use crate::cli::HarvestArgs;
+use crate::diagnostic;
+use crate::error::Error;
+use crate::harvest::{Endpoint, Harvest, HarvestOptions, Store, Summary};
+use crate::index::IndexDir;
+use crate::ingest::IngestConfig;
+use crate::ingest::config::endpoint;
+use crate::ingest::http::FetchError;
+use crate::locations::Locations;
+
+/// arXiv's OAI-PMH base URL (since 2025; it was export.arxiv.org/oai2).
+pub const OAI_API: &str = "https://oaipmh.arxiv.org/oai";
+
+pub fn run(locations: &Locations, args: &HarvestArgs, err: &mut dyn Write) -> Result<(), Error> {
+    if let (Some(from), Some(until)) = (&args.from, &args.until)
+        && from > until
+    {
+        return Err(Error::Usage(format!(
+            "--from {from} is after --until {until}: no day is in that window"
+        )));
+    }
+    let config = IngestConfig::from_env(false, false)?;
+    let base = endpoint("DISTML_OAI_API", OAI_API)?;
+    // The records join an index built from the catalog as it is now.
+    let (catalog, open) = super::ready_index(locations, err)?;
+    drop(open);
+    let cache = locations.load_cache()?;
+    let store = Store::new(&locations.index);
+    let index = IndexDir::new(&locations.index);
+    let endpoint = Endpoint::new(base, config.http, config.arxiv_delay)?;
+    let harvest = Harvest {
+        store: &store,
+        index: &index,
+        catalog: &catalog,
+        cache: &cache,
+        endpoint: &endpoint,
+    };
+    let options = HarvestOptions {
+        from: args.from.clone(),
+        until: args.until.clone(),
+        categories: args.categories.clone(),
+    };
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(Error::Runtime)?;
+    let (summary, result) = runtime.block_on(harvest.run(&options, err));
+    match result {
+        Ok(()) => {
+            diagnostic::line(err, summary_line(&summary));
+            Ok(())
+        }
+        Err(e) => {
+            if summary.pages > 0 {
+                diagnostic::line(err, summary_line(&summary));
+            }
+            Err(stopped(e))
+        }
+    }
+}
+
+/// A failure says that what was harvested is kept and where the next run
+/// starts.
+fn stopped(error: Error) -> Error {
+    const RESUMES: &str = "what was harvested is kept, and the next `distml-search harvest` resumes where this one stopped";
+    match error {
+        Error::Fetch(FetchError::HostUnreachable { host, reason, .. }) => Error::Usage(format!(
+            "harvest: could not reach {host} ({reason}); {RESUMES}"
+        )),
+        Error::Fetch(e) => Error::Usage(format!("harvest: {e}; {RESUMES}")),
+        Error::Usage(message) if message.starts_with("GET ") => {
+            Error::Usage(format!("harvest: {message}; {RESUMES}"))
+        }
+        other => other,
+    }
+}
+
+/// `harvest: set cs from 2999-01-01: 3 pages, ...`: one line.
+pub fn summary_line(s: &Summary) -> String {
+    let sets: Vec<String> = s
+        .sets
+        .iter()
+        .map(|(set, from)| {
+            let from = from.as_deref().unwrap_or("its first record");
+            let resumed = if s.resumed { " (resumed)" } else { "" };
+            format!("set {set} from {from}{resumed}")
+        })
+        .collect();
+    let latest = s
+        .latest
+        .as_deref()
+        .map_or(String::new(), |l| format!("; latest datestamp {l}"));
+    format!(
+        "harvest: {}: {} pages, {} records: {} new, {} updated, {} unchanged, {} outside the categories, {} withdrawn; {} added to the index in {} ms{latest} ({} requests, {:.1} s)",
+        sets.join(", "),
+        s.pages,
+        s.received,
+        s.new,
+        s.updated,
+        s.unchanged,
+        s.filtered,
+        s.deleted,
+        s.added_to_index,
+        s.index_time.as_millis(),
+        s.requests,
+        s.elapsed.as_secs_f64()
+    )
+}

@@ -1,0 +1,585 @@
+//! `harvest` against a loopback OAI-PMH server written from arXiv's
+//! documentation of its interface: `ListRecords` in the `arXiv` format,
+//! pages joined by resumption tokens, `noRecordsMatch`, expired tokens
+//! (`badResumptionToken`) and flow control (503 with `Retry-After`). Its
+//! records are fictional: 1412.8xxxx ids (2014 ids had four digits).
+
+mod common;
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use common::{Cmd, Fixture, Run, generations};
+use wiremock::{Mock, MockServer, Request, Respond, ResponseTemplate};
+
+/// One fictional record the server holds.
+#[derive(Clone)]
+struct Paper {
+    id: String,
+    datestamp: String,
+    categories: String,
+    title: String,
+    deleted: bool,
+}
+
+fn paper(n: usize, datestamp: &str, categories: &str) -> Paper {
+    Paper {
+        id: format!("1412.8{n:04}"),
+        datestamp: datestamp.to_string(),
+        categories: categories.to_string(),
+        title: format!("Pretend zorblat pipelines, study {n}"),
+        deleted: false,
+    }
+}
+
+/// `n` records of cs.DC, changed on the first five days of 2999.
+fn papers(n: usize) -> Vec<Paper> {
+    (1..=n)
+        .map(|i| paper(i, &format!("2999-01-0{}", 1 + (i - 1) % 5), "cs.DC cs.LG"))
+        .collect()
+}
+
+/// What the server does besides answering.
+#[derive(Default)]
+struct Quirks {
+    /// Answer the first request with 503 and `Retry-After: 1`.
+    busy_once: bool,
+    /// Reject this page's token once, as expired.
+    expire_token_once: Option<usize>,
+    /// Answer 500 to every request for this page and later.
+    broken_from_page: Option<usize>,
+    /// Hold back the answer for this page.
+    slow_page: Option<(usize, Duration)>,
+}
+
+/// The OAI-PMH server: pages of `PAGE` records; a token names the page.
+struct Oai {
+    papers: Vec<Paper>,
+    quirks: Quirks,
+    requests: AtomicUsize,
+    expired: AtomicUsize,
+}
+
+const PAGE: usize = 10;
+
+impl Respond for Oai {
+    fn respond(&self, request: &Request) -> ResponseTemplate {
+        let nth = self.requests.fetch_add(1, Ordering::SeqCst);
+        if self.quirks.busy_once && nth == 0 {
+            return ResponseTemplate::new(503).insert_header("Retry-After", "1");
+        }
+        let query: Vec<(String, String)> = request.url.query_pairs().into_owned().collect();
+        let get = |key: &str| query.iter().find(|(k, _)| k == key).map(|(_, v)| v.clone());
+        if get("verb").as_deref() != Some("ListRecords") {
+            return xml(error("badVerb", "only ListRecords here"));
+        }
+        let (page, from, until) = match get("resumptionToken") {
+            Some(token) => {
+                let Some(rest) = token.strip_prefix("page-") else {
+                    return xml(error("badResumptionToken", "unknown token"));
+                };
+                let mut parts = rest.split('~');
+                let page: usize = parts.next().unwrap().parse().unwrap();
+                let from = parts.next().filter(|s| !s.is_empty()).map(str::to_string);
+                let until = parts.next().filter(|s| !s.is_empty()).map(str::to_string);
+                if self.quirks.expire_token_once == Some(page)
+                    && self.expired.fetch_add(1, Ordering::SeqCst) == 0
+                {
+                    return xml(error("badResumptionToken", "the token expired"));
+                }
+                (page, from, until)
+            }
+            None => {
+                if get("metadataPrefix").as_deref() != Some("arXiv") || get("set").is_none() {
+                    return xml(error("badArgument", "metadataPrefix=arXiv and set needed"));
+                }
+                (0, get("from"), get("until"))
+            }
+        };
+        if self.quirks.broken_from_page.is_some_and(|p| page >= p) {
+            return ResponseTemplate::new(500);
+        }
+        let matching: Vec<&Paper> = self
+            .papers
+            .iter()
+            .filter(|p| from.as_deref().is_none_or(|f| p.datestamp.as_str() >= f))
+            .filter(|p| until.as_deref().is_none_or(|u| p.datestamp.as_str() <= u))
+            .collect();
+        if matching.is_empty() {
+            return xml(error("noRecordsMatch", "no records in that window"));
+        }
+        let shown =
+            &matching[(page * PAGE).min(matching.len())..((page + 1) * PAGE).min(matching.len())];
+        let more = (page + 1) * PAGE < matching.len();
+        let token = if more {
+            format!(
+                "page-{}~{}~{}",
+                page + 1,
+                from.unwrap_or_default(),
+                until.unwrap_or_default()
+            )
+        } else {
+            String::new()
+        };
+        let mut body = String::from(HEAD);
+        body.push_str("<ListRecords>\n");
+        for p in shown {
+            body.push_str(&record(p));
+        }
+        body.push_str(&format!(
+            "<resumptionToken cursor=\"{}\" completeListSize=\"{}\">{token}</resumptionToken>\n</ListRecords>\n</OAI-PMH>\n",
+            page * PAGE,
+            matching.len()
+        ));
+        let answer = xml(body);
+        match self.quirks.slow_page {
+            Some((slow, delay)) if slow == page => answer.set_delay(delay),
+            _ => answer,
+        }
+    }
+}
+
+const HEAD: &str = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<OAI-PMH xmlns=\"http://www.openarchives.org/OAI/2.0/\">\n<responseDate>2999-01-06T00:00:00Z</responseDate>\n<request verb=\"ListRecords\">http://127.0.0.1/oai</request>\n";
+
+fn xml(body: String) -> ResponseTemplate {
+    ResponseTemplate::new(200).set_body_raw(body, "text/xml")
+}
+
+fn error(code: &str, message: &str) -> String {
+    format!("{HEAD}<error code=\"{code}\">{message}</error>\n</OAI-PMH>\n")
+}
+
+fn record(p: &Paper) -> String {
+    if p.deleted {
+        return format!(
+            "<record><header status=\"deleted\"><identifier>oai:arXiv.org:{}</identifier><datestamp>{}</datestamp><setSpec>cs</setSpec></header></record>\n",
+            p.id, p.datestamp
+        );
+    }
+    format!(
+        "<record>\n<header><identifier>oai:arXiv.org:{id}</identifier><datestamp>{date}</datestamp><setSpec>cs</setSpec></header>\n<metadata>\n<arXiv xmlns=\"http://arxiv.org/OAI/arXiv/\">\n<id>{id}</id><created>2999-01-01</created>\n<authors><author><keyname>Example</keyname><forenames>Ada</forenames></author></authors>\n<title>{title}</title>\n<categories>{categories}</categories>\n<abstract>  We schedule imaginary micro-batches &amp; quuxes.\n</abstract>\n</arXiv>\n</metadata>\n</record>\n",
+        id = p.id,
+        date = p.datestamp,
+        title = p.title,
+        categories = p.categories,
+    )
+}
+
+/// A loopback OAI-PMH server holding `papers`.
+async fn server(papers: Vec<Paper>, quirks: Quirks) -> MockServer {
+    let server = MockServer::start().await;
+    Mock::given(wiremock::matchers::path("/oai"))
+        .respond_with(Oai {
+            papers,
+            quirks,
+            requests: AtomicUsize::new(0),
+            expired: AtomicUsize::new(0),
+        })
+        .mount(&server)
+        .await;
+    server
+}
+
+/// `harvest ARGS` against `server`, with no delay between requests.
+fn harvest(fixture: &Fixture, server: &MockServer, args: &[&str]) -> Run {
+    harvest_cmd(fixture, server).args(args).run()
+}
+
+fn harvest_cmd(fixture: &Fixture, server: &MockServer) -> Cmd {
+    fixture
+        .cmd()
+        .arg("harvest")
+        .env("DISTML_OAI_API", format!("{}/oai", server.uri()))
+        .env("DISTML_ARXIV_DELAY_MS", "0")
+}
+
+/// The ids of the arxiv collection, sorted.
+fn arxiv_ids(fixture: &Fixture) -> Vec<String> {
+    let run = fixture
+        .run(["search", "--collection", "arxiv", "--json", "-n", "1000"])
+        .code(0);
+    let mut ids = run.ids();
+    ids.sort();
+    ids
+}
+
+fn expected_ids(range: std::ops::RangeInclusive<usize>) -> Vec<String> {
+    range.map(|n| format!("arxiv:1412.8{n:04}")).collect()
+}
+
+/// The query of each request the server received, in order.
+async fn queries(server: &MockServer) -> Vec<String> {
+    server
+        .received_requests()
+        .await
+        .unwrap()
+        .iter()
+        .map(|r| r.url.query().unwrap_or_default().to_string())
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn three_pages_joined_by_resumption_tokens_join_the_arxiv_collection() {
+    let server = server(papers(25), Quirks::default()).await;
+    let fixture = Fixture::invented();
+    harvest(&fixture, &server, &["--from", "2999-01-01"])
+        .success()
+        .stderr_has("harvest: set cs from 2999-01-01: 3 pages, 25 records: 25 new, 0 updated, 0 unchanged, 0 outside the categories, 0 withdrawn; 25 added to the index");
+    assert_eq!(arxiv_ids(&fixture), expected_ids(1..=25));
+    assert_eq!(
+        queries(&server).await,
+        [
+            "verb=ListRecords&metadataPrefix=arXiv&set=cs&from=2999-01-01",
+            "verb=ListRecords&resumptionToken=page-1%7E2999-01-01%7E",
+            "verb=ListRecords&resumptionToken=page-2%7E2999-01-01%7E",
+        ]
+    );
+    // A harvested record is searchable by its words and shown whole.
+    let run = fixture
+        .run(["search", "--json", "zorblat study 7", "-n", "1"])
+        .success();
+    let hit = &run.json_lines()[0];
+    assert_eq!(hit["id"], "arxiv:1412.80007");
+    assert_eq!(hit["authors"], serde_json::json!(["Ada Example"]));
+    assert_eq!(hit["year"], 2999);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn requests_are_spaced_by_the_arxiv_delay() {
+    let server = server(papers(25), Quirks::default()).await;
+    let fixture = Fixture::invented();
+    let started = Instant::now();
+    harvest_cmd(&fixture, &server)
+        .args(["--from", "2999-01-01"])
+        .env("DISTML_ARXIV_DELAY_MS", "700")
+        .run()
+        .success();
+    // Three requests: two waits.
+    assert!(started.elapsed() >= Duration::from_millis(1400));
+    assert_eq!(queries(&server).await.len(), 3);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn only_records_of_the_categories_are_kept() {
+    let mut all = papers(6);
+    all[1].categories = "cs.CV".into();
+    all[2].categories = "cs.CV cs.DC".into();
+    all[3].categories = "math.OC".into();
+    let server = server(all, Quirks::default()).await;
+    let fixture = Fixture::invented();
+    harvest(&fixture, &server, &["--from", "2999-01-01"])
+        .success()
+        .stderr_has("4 new, 0 updated, 0 unchanged, 2 outside the categories");
+    assert_eq!(
+        arxiv_ids(&fixture),
+        [
+            "arxiv:1412.80001",
+            "arxiv:1412.80003",
+            "arxiv:1412.80005",
+            "arxiv:1412.80006"
+        ]
+    );
+    // An archive keeps every category of it.
+    let fixture = Fixture::invented();
+    harvest(
+        &fixture,
+        &server,
+        &["--from", "2999-01-01", "--categories", "cs.CV"],
+    )
+    .success();
+    assert_eq!(
+        arxiv_ids(&fixture),
+        ["arxiv:1412.80002", "arxiv:1412.80003"]
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn no_records_match_is_an_empty_harvest() {
+    let server = server(papers(5), Quirks::default()).await;
+    let fixture = Fixture::invented();
+    let run = harvest(&fixture, &server, &["--from", "2999-02-01"]).success();
+    let run = run.stderr_has("harvest: set cs from 2999-02-01: 0 pages, 0 records: 0 new, 0 updated, 0 unchanged, 0 outside the categories, 0 withdrawn; 0 added to the index in 0 ms (1 requests, ");
+    assert_eq!(run.stderr().lines().count(), 1, "{}", run.stderr());
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn an_expired_token_asks_for_the_list_again_and_keeps_each_record_once() {
+    let server = server(
+        papers(25),
+        Quirks {
+            expire_token_once: Some(2),
+            ..Quirks::default()
+        },
+    )
+    .await;
+    let fixture = Fixture::invented();
+    harvest(&fixture, &server, &["--from", "2999-01-01"])
+        .success()
+        .stderr_has("no longer knows the resumption token")
+        .stderr_has("25 new, 0 updated, 20 unchanged");
+    assert_eq!(arxiv_ids(&fixture), expected_ids(1..=25));
+    let asked = queries(&server).await;
+    assert_eq!(asked.len(), 6, "{asked:?}");
+    assert_eq!(
+        asked[0], asked[3],
+        "the list is asked for again from its start"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_busy_server_is_asked_again_after_its_retry_after() {
+    let server = server(
+        papers(3),
+        Quirks {
+            busy_once: true,
+            ..Quirks::default()
+        },
+    )
+    .await;
+    let fixture = Fixture::invented();
+    let started = Instant::now();
+    harvest(&fixture, &server, &["--from", "2999-01-01"])
+        .success()
+        .stderr_has("3 new");
+    assert!(
+        started.elapsed() >= Duration::from_secs(1),
+        "Retry-After: 1 was not waited for"
+    );
+    let asked = queries(&server).await;
+    assert_eq!(asked.len(), 2);
+    assert_eq!(asked[0], asked[1]);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_harvest_stopped_by_a_failing_server_resumes_with_every_record_once() {
+    let broken = server(
+        papers(25),
+        Quirks {
+            broken_from_page: Some(2),
+            ..Quirks::default()
+        },
+    )
+    .await;
+    let fixture = Fixture::invented();
+    let run = harvest_cmd(&fixture, &broken)
+        .args(["--from", "2999-01-01"])
+        .env("DISTML_HTTP_TIMEOUT_MS", "2000")
+        .run()
+        .code(2);
+    let run = run.stderr_has("2 pages, 20 records: 20 new");
+    let errors: Vec<&str> = run
+        .stderr()
+        .lines()
+        .filter(|l| l.contains("error:"))
+        .collect();
+    assert_eq!(errors.len(), 1, "{}", run.stderr());
+    assert!(
+        errors[0].contains("resumes where this one stopped"),
+        "{}",
+        errors[0]
+    );
+    assert_eq!(arxiv_ids(&fixture), expected_ids(1..=20));
+
+    let healthy = server(papers(25), Quirks::default()).await;
+    harvest(&fixture, &healthy, &[])
+        .success()
+        .stderr_has("(resumed): 1 pages, 5 records: 5 new");
+    assert_eq!(
+        queries(&healthy).await,
+        ["verb=ListRecords&resumptionToken=page-2%7E2999-01-01%7E"]
+    );
+    assert_eq!(arxiv_ids(&fixture), expected_ids(1..=25));
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_killed_harvest_resumes_with_no_record_lost_or_twice() {
+    let slow = server(
+        papers(25),
+        Quirks {
+            slow_page: Some((2, Duration::from_secs(30))),
+            ..Quirks::default()
+        },
+    )
+    .await;
+    let fixture = Fixture::invented();
+    let mut child = harvest_cmd(&fixture, &slow)
+        .args(["--from", "2999-01-01"])
+        .into_command()
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let state = fixture.index().join("harvested/state.json");
+    common::wait_for("two pages to be stored", || {
+        std::fs::read_to_string(&state).is_ok_and(|s| s.contains("\"pages\": 2"))
+            && queries_blocking(&slow) >= 3
+    });
+    child.kill().unwrap();
+    child.wait().unwrap();
+
+    let healthy = server(papers(25), Quirks::default()).await;
+    harvest(&fixture, &healthy, &[])
+        .success()
+        .stderr_has("5 new");
+    assert_eq!(arxiv_ids(&fixture), expected_ids(1..=25));
+    let stored = std::fs::read_to_string(fixture.index().join("harvested/records.jsonl")).unwrap();
+    assert_eq!(stored.lines().count(), 25, "each record stored once");
+}
+
+/// How many requests `server` received, from a test's own thread.
+fn queries_blocking(server: &MockServer) -> usize {
+    let server_requests = tokio::task::block_in_place(|| {
+        tokio::runtime::Handle::current().block_on(server.received_requests())
+    });
+    server_requests.map_or(0, |r| r.len())
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_next_harvest_asks_from_the_latest_datestamp() {
+    let fixture = Fixture::invented();
+    let first = server(papers(10), Quirks::default()).await;
+    harvest(&fixture, &first, &["--from", "2999-01-01"])
+        .success()
+        .stderr_has("latest datestamp 2999-01-05");
+
+    // Since then: study 3 changed, 11 is new, and 5 was withdrawn; 10,
+    // changed on the latest day, is received again.
+    let mut later = papers(11);
+    later[2].datestamp = "2999-01-07".into();
+    later[2].title = "Pretend zorblat pipelines, study 3, revised".into();
+    later[10].datestamp = "2999-01-07".into();
+    later[4].datestamp = "2999-01-07".into();
+    later[4].deleted = true;
+    let second = server(later, Quirks::default()).await;
+    harvest(&fixture, &second, &[])
+        .success()
+        .stderr_has("set cs from 2999-01-05: 1 pages, 4 records: 1 new, 1 updated, 1 unchanged, 0 outside the categories, 1 withdrawn");
+    assert_eq!(
+        queries(&second).await,
+        ["verb=ListRecords&metadataPrefix=arXiv&set=cs&from=2999-01-05"]
+    );
+    let mut ids = expected_ids(1..=11);
+    ids.remove(4);
+    assert_eq!(arxiv_ids(&fixture), ids);
+    let run = fixture
+        .run(["search", "--json", "revised zorblat", "-n", "1"])
+        .success();
+    assert_eq!(
+        run.json_lines()[0]["title"],
+        "Pretend zorblat pipelines, study 3, revised"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn harvested_records_survive_rebuilds_damage_and_snapshot_imports() {
+    let server = server(papers(12), Quirks::default()).await;
+    let fixture = Fixture::invented();
+    harvest(&fixture, &server, &["--from", "2999-01-01"]).success();
+
+    // A rebuild from the catalog, after a catalog edit.
+    let edited = fixture
+        .read("invented-systems.toml")
+        .replace("Streams pretend", "Streams make-believe");
+    fixture.write("invented-systems.toml", &edited);
+    fixture.run(["index"]).success();
+    assert_eq!(arxiv_ids(&fixture), expected_ids(1..=12));
+
+    // A damaged index, set aside and built afresh.
+    let generation = fixture.index().join(&generations(&fixture.index())[0]);
+    std::fs::remove_file(generation.join("meta.json")).unwrap();
+    fixture
+        .run(["search", "zorblat"])
+        .success()
+        .stderr_has("set aside");
+    assert_eq!(arxiv_ids(&fixture), expected_ids(1..=12));
+
+    // A snapshot import writes a new generation; its older version of a
+    // harvested record gives way to the harvest's.
+    let snapshot = fixture.dir.path().join("snapshot.jsonl");
+    std::fs::write(
+        &snapshot,
+        concat!(
+            r#"{"id":"1412.80001","title":"Stale snapshot title","abstract":"x","categories":"cs.DC","update_date":"2999-01-01","authors_parsed":[["Sample","Carol",""]]}"#,
+            "\n",
+            r#"{"id":"1412.89999","title":"Only in the snapshot","abstract":"x","categories":"cs.DC","update_date":"2999-01-01","authors_parsed":[["Sample","Carol",""]]}"#,
+            "\n"
+        ),
+    )
+    .unwrap();
+    fixture
+        .run(["import", "--arxiv-snapshot", snapshot.to_str().unwrap()])
+        .success();
+    let mut ids = expected_ids(1..=12);
+    ids.push("arxiv:1412.89999".into());
+    assert_eq!(arxiv_ids(&fixture), ids);
+    assert!(
+        fixture
+            .run([
+                "search",
+                "--json",
+                "stale snapshot",
+                "--collection",
+                "arxiv"
+            ])
+            .ids()
+            .iter()
+            .all(|id| id != "arxiv:1412.80001")
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn harvested_records_survive_an_index_of_another_schema() {
+    let server = server(papers(4), Quirks::default()).await;
+    let fixture = Fixture::invented();
+    harvest(&fixture, &server, &["--from", "2999-01-01"]).success();
+    // An older build's index, whose schema this build cannot read.
+    common::older_schema_index(&fixture.index(), 1);
+
+    fixture.run(["search", "zorblat"]).success();
+    assert_eq!(arxiv_ids(&fixture), expected_ids(1..=4));
+}
+
+#[test]
+fn dates_and_windows_are_checked_in_one_line() {
+    let fixture = Fixture::invented();
+    let run = fixture.run(["harvest", "--from", "2999-13-01"]).code(2);
+    assert!(
+        run.stderr().contains("invalid value '2999-13-01' for '--from <DATE>': expected a day such as 2024-03-31 (YYYY-MM-DD)"),
+        "{}",
+        run.stderr()
+    );
+    fixture
+        .run(["harvest", "--from", "2999-02-01", "--until", "2999-01-01"])
+        .code(2)
+        .stderr_is("distml-search: error: --from 2999-02-01 is after --until 2999-01-01: no day is in that window\n");
+    let run = fixture
+        .run(["harvest", "--categories", "cs.DC,NOT A CATEGORY"])
+        .code(2);
+    assert!(
+        run.stderr()
+            .contains("expected arXiv categories such as cs.DC"),
+        "{}",
+        run.stderr()
+    );
+}
+
+#[test]
+fn with_no_network_it_ends_quickly_with_one_error() {
+    let fixture = Fixture::invented();
+    let started = Instant::now();
+    let run = fixture
+        .cmd()
+        .args(["harvest", "--from", "2999-01-01"])
+        // A port nothing listens on: the connection is refused.
+        .env("DISTML_OAI_API", "http://127.0.0.1:9/oai")
+        .run()
+        .code(2);
+    assert!(started.elapsed() < Duration::from_secs(20));
+    let lines: Vec<&str> = run.stderr().lines().collect();
+    assert_eq!(lines.len(), 1, "{}", run.stderr());
+    assert!(
+        lines[0].starts_with("distml-search: error: harvest: could not reach 127.0.0.1:9"),
+        "{}",
+        lines[0]
+    );
+}

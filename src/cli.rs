@@ -60,6 +60,8 @@ pub enum Command {
     Import(ImportArgs),
     /// Write the catalog in another format
     Export(ExportArgs),
+    /// Serve a search page and a JSON API to this machine's browser
+    Serve(ServeArgs),
     /// Print a shell completion script
     Completions {
         /// The shell to complete for
@@ -282,4 +284,15 @@ pub enum ExportFormat {
     Markdown,
     /// Every indexed document (catalog and imported arXiv records) as JSON Lines
     Ndjson,
+}
+
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    /// Port to listen on; 0 picks a free one
+    #[arg(long, default_value_t = 8765, value_name = "N")]
+    pub port: u16,
+    /// Address to listen on; any but a loopback address lets other
+    /// machines search this catalog
+    #[arg(long, default_value = "127.0.0.1", value_name = "ADDR")]
+    pub bind: std::net::IpAddr,
 }

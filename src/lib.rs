@@ -18,6 +18,7 @@ pub mod locations;
 pub mod model;
 mod render;
 pub mod search;
+mod serve;
 pub mod snapshot;
 
 use std::ffi::OsString;
@@ -94,6 +95,7 @@ fn execute(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> Result<i32, Er
         Command::Export(args) => {
             commands::export::run(&locations, &args, out, err).map(|()| EXIT_OK)
         }
+        Command::Serve(args) => commands::serve::run(&locations, &args, out, err).map(|()| EXIT_OK),
         Command::Completions { shell } => {
             clap_complete::generate(shell, &mut Cli::command(), "distml-search", out);
             Ok(EXIT_OK)

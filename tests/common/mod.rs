@@ -3,6 +3,7 @@
 #![allow(dead_code)]
 
 mod cmd;
+mod server;
 
 use std::path::{Path, PathBuf};
 
@@ -10,6 +11,8 @@ use tempfile::TempDir;
 
 #[allow(unused_imports)]
 pub use cmd::{BIN, Cmd, Run};
+#[allow(unused_imports)]
+pub use server::Server;
 
 pub const TAGS: &str = r#"[[tag]]
 id = "pipeline-parallelism"

@@ -14,29 +14,12 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::{Fixture, INVENTED, Server, TAGS};
+use common::{Fixture, Server};
 use fantoccini::key::Key;
 use fantoccini::{Client, ClientBuilder, Locator};
 use serde_json::{Value, json};
 
 const HOSTILE_TITLE: &str = "<img src=x onerror=alert(1)> Hostile Pipelines";
-
-/// A fictional entry whose every text field holds markup.
-const HOSTILE: &str = r#"[section]
-name = "Hostile Data"
-order = 2
-
-[[entry]]
-id = "hostile-2022"
-kind = "paper"
-title = "<img src=x onerror=alert(1)> Hostile Pipelines"
-url = "https://example.org/hostile"
-authors = ["<script>alert(2)</script>"]
-venue = "FICT"
-year = 2022
-tags = ["pipeline-parallelism"]
-note = "Pretend pipelines whose <i>note</i> holds <b onmouseover=alert(3)>markup</b>."
-"#;
 
 /// Flags chromium needs here: no sandbox as root, and no network of its own
 /// (the network is closed; it would wait on it).
@@ -133,6 +116,14 @@ async fn until(client: &Client, what: &str, condition: &str) {
     }
 }
 
+async fn click(client: &Client, css: &str) {
+    let element = client
+        .find(Locator::Css(css))
+        .await
+        .unwrap_or_else(|e| panic!("{css}: {e}"));
+    element.click().await.unwrap();
+}
+
 async fn js(client: &Client, expression: &str) -> Value {
     client
         .execute(&format!("return {expression};"), vec![])
@@ -160,11 +151,7 @@ async fn the_page_searches_filters_opens_and_goes_back_in_chromium() {
         eprintln!("skipped: {missing:?} not installed (apt-get install chromium chromium-driver)");
         return;
     }
-    let fixture = Fixture::with_files(&[
-        ("tags.toml", TAGS),
-        ("invented-systems.toml", INVENTED),
-        ("hostile-data.toml", HOSTILE),
-    ]);
+    let fixture = Fixture::hostile();
     let server = Server::start(&fixture, &[]);
     let driver = Driver::start(&chromedriver);
     let profile = tempfile::tempdir().unwrap();
@@ -223,15 +210,11 @@ async fn the_page_searches_filters_opens_and_goes_back_in_chromium() {
     );
 
     // A filter narrows, and goes into the URL.
-    client
-        .find(Locator::Css(
-            "button.facet[data-facet='section'][data-value='Invented Systems']",
-        ))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    click(
+        &client,
+        "button.facet[data-facet='section'][data-value='Invented Systems']",
+    )
+    .await;
     until(
         &client,
         "the section's results",
@@ -242,13 +225,7 @@ async fn the_page_searches_filters_opens_and_goes_back_in_chromium() {
     assert_eq!(url.query(), Some("q=pipelines&section=Invented+Systems"));
 
     // An entry opens, with its abstract, BibTeX and similar works.
-    client
-        .find(Locator::Css("[data-id='wobble-2021'] .title"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    click(&client, "[data-id='wobble-2021'] .title").await;
     until(
         &client,
         "the entry",
@@ -310,13 +287,7 @@ async fn the_page_searches_filters_opens_and_goes_back_in_chromium() {
             focused.send_keys(&key).await.unwrap();
         }
     };
-    client
-        .find(Locator::Id("q"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    click(&client, "#q").await;
     press(Key::Down.to_string()).await;
     until(
         &client,
@@ -378,6 +349,27 @@ async fn the_page_searches_filters_opens_and_goes_back_in_chromium() {
     );
     // An alert would have been left open; the session's next command fails then.
     assert_eq!(js(&client, "document.readyState").await, json!("complete"));
+
+    // On a phone's width nothing runs off the side.
+    client.set_window_size(390, 844).await.unwrap();
+    client
+        .goto(&format!("{}?q=pipelines", server.base))
+        .await
+        .unwrap();
+    until(
+        &client,
+        "results on a phone",
+        &format!("{STATUS}.startsWith('2 results')"),
+    )
+    .await;
+    assert_eq!(
+        js(
+            &client,
+            "document.documentElement.scrollWidth <= window.innerWidth"
+        )
+        .await,
+        json!(true)
+    );
 
     screenshot(&client).await;
     client.close().await.unwrap();

@@ -6,33 +6,8 @@
 
 mod common;
 
-use common::{Fixture, INVENTED, Server, TAGS};
+use common::{Fixture, Server};
 use serde_json::{Value, json};
-
-/// A fictional entry whose fields hold markup: the page must show it as text.
-pub const HOSTILE: &str = r#"[section]
-name = "Hostile Data"
-order = 2
-
-[[entry]]
-id = "hostile-2022"
-kind = "paper"
-title = "<img src=x onerror=alert(1)> Hostile Pipelines"
-url = "https://example.org/hostile"
-authors = ["<script>alert(2)</script>"]
-venue = "FICT"
-year = 2022
-tags = ["pipeline-parallelism"]
-note = "Pretend pipelines whose <i>note</i> holds <script>alert(3)</script> markup."
-"#;
-
-fn fixture() -> Fixture {
-    Fixture::with_files(&[
-        ("tags.toml", TAGS),
-        ("invented-systems.toml", INVENTED),
-        ("hostile-data.toml", HOSTILE),
-    ])
-}
 
 /// An HTTP client (reqwest, as the crate builds it: rustls with ring,
 /// installed once though only plain HTTP is spoken here).
@@ -62,7 +37,7 @@ fn cli_error(fixture: &Fixture, args: &[&str]) -> String {
 
 #[test]
 fn the_first_line_says_where_it_listens_on_loopback() {
-    let fixture = fixture();
+    let fixture = Fixture::hostile();
     let server = Server::start(&fixture, &[]);
     assert_eq!(server.base, format!("http://127.0.0.1:{}/", server.port));
     assert_ne!(server.port, 0);
@@ -70,7 +45,7 @@ fn the_first_line_says_where_it_listens_on_loopback() {
 
 #[tokio::test]
 async fn search_answers_the_hits_of_search_json_with_every_match_counted() {
-    let fixture = fixture();
+    let fixture = Fixture::hostile();
     let server = Server::start(&fixture, &[]);
     let (status, body) = get(&server.url("/api/search?q=pipelines&limit=1")).await;
     assert_eq!(status, 200);
@@ -104,7 +79,7 @@ async fn search_answers_the_hits_of_search_json_with_every_match_counted() {
 
 #[tokio::test]
 async fn filters_alone_browse_and_narrow_as_the_flags_do() {
-    let fixture = fixture();
+    let fixture = Fixture::hostile();
     let server = Server::start(&fixture, &[]);
     let (_, body) = get(&server.url("/api/search?section=Invented+Systems&kind=paper")).await;
     let cli = fixture
@@ -150,7 +125,7 @@ async fn filters_alone_browse_and_narrow_as_the_flags_do() {
 
 #[tokio::test]
 async fn a_bad_query_or_filter_is_400_with_the_clis_message() {
-    let fixture = fixture();
+    let fixture = Fixture::hostile();
     let server = Server::start(&fixture, &[]);
     for (query, args) in [
         ("q=year%3Asoon", vec!["search", "year:soon"]),
@@ -186,7 +161,7 @@ async fn a_bad_query_or_filter_is_400_with_the_clis_message() {
 
 #[tokio::test]
 async fn entry_is_show_json_with_its_bibtex_and_similar_is_similar_json() {
-    let fixture = fixture();
+    let fixture = Fixture::hostile();
     let server = Server::start(&fixture, &[]);
     let (status, entry) = get(&server.url("/api/entry/wobble-2021")).await;
     assert_eq!(status, 200);
@@ -230,7 +205,7 @@ async fn entry_is_show_json_with_its_bibtex_and_similar_is_similar_json() {
 
 #[test]
 fn a_host_that_is_not_a_loopback_name_is_refused() {
-    let fixture = fixture();
+    let fixture = Fixture::hostile();
     let server = Server::start(&fixture, &[]);
     let port = server.port;
     for host in [
@@ -259,7 +234,7 @@ fn a_host_that_is_not_a_loopback_name_is_refused() {
 
 #[test]
 fn only_get_and_head_and_bounded_requests_are_served() {
-    let fixture = fixture();
+    let fixture = Fixture::hostile();
     let server = Server::start(&fixture, &[]);
     let host = format!("127.0.0.1:{}", server.port);
     for method in ["POST", "PUT", "DELETE", "PATCH", "OPTIONS"] {
@@ -289,7 +264,7 @@ fn only_get_and_head_and_bounded_requests_are_served() {
 
 #[tokio::test]
 async fn no_cross_origin_access_and_the_page_is_self_contained() {
-    let fixture = fixture();
+    let fixture = Fixture::hostile();
     let server = Server::start(&fixture, &[]);
     let client = http();
     let response = client
@@ -339,7 +314,7 @@ async fn no_cross_origin_access_and_the_page_is_self_contained() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn many_clients_at_once_get_the_same_answers() {
-    let fixture = fixture();
+    let fixture = Fixture::hostile();
     let server = Server::start(&fixture, &[]);
     let urls = [
         server.url("/api/search?q=pipelines"),

@@ -43,6 +43,21 @@ fn the_first_line_says_where_it_listens_on_loopback() {
     assert_ne!(server.port, 0);
 }
 
+#[test]
+fn a_port_in_use_is_one_line_that_says_what_to_do() {
+    let fixture = Fixture::hostile();
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = taken.local_addr().unwrap().port().to_string();
+    fixture
+        .run(["serve", "--port", &port])
+        .code(2)
+        .stdout_is("")
+        .stderr_has(&format!(
+            "distml-search: error: cannot listen on 127.0.0.1:{port}: "
+        ))
+        .stderr_has("(another port, or --port 0 for any free one)");
+}
+
 #[tokio::test]
 async fn search_answers_the_hits_of_search_json_with_every_match_counted() {
     let fixture = Fixture::hostile();

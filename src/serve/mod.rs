@@ -28,17 +28,17 @@ pub fn serve(app: App, addr: SocketAddr, out: &mut dyn Write) -> Result<(), Erro
         .build()
         .map_err(Error::Runtime)?;
     runtime.block_on(async {
-        let cannot_listen =
-            |e: std::io::Error| Error::Usage(format!("cannot listen on {addr}: {e}"));
-        let listener = tokio::net::TcpListener::bind(addr)
-            .await
-            .map_err(cannot_listen)?;
-        let local = listener.local_addr().map_err(cannot_listen)?;
+        let listener = tokio::net::TcpListener::bind(addr).await.map_err(|e| {
+            Error::Usage(format!(
+                "cannot listen on {addr}: {e} (another port, or --port 0 for any free one)"
+            ))
+        })?;
+        let local = listener.local_addr().map_err(Error::Runtime)?;
         writeln!(out, "listening on http://{local}/").map_err(Error::output)?;
         out.flush().map_err(Error::output)?;
         axum::serve(listener, router(Arc::new(app), local))
             .await
-            .map_err(cannot_listen)
+            .map_err(Error::Runtime)
     })
 }
 

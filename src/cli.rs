@@ -64,6 +64,8 @@ pub enum Command {
     Export(ExportArgs),
     /// Add new arXiv records of the field to the arxiv collection (OAI-PMH)
     Harvest(HarvestArgs),
+    /// Serve a search page and a JSON API to this machine's browser
+    Serve(ServeArgs),
     /// Print a shell completion script
     Completions {
         /// The shell to complete for
@@ -358,4 +360,15 @@ fn parse_category(text: &str) -> Result<String, String> {
     } else {
         Err("expected arXiv categories such as cs.DC,cs.LG (or an archive: cs)".to_string())
     }
+}
+
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    /// Port to listen on; 0 picks a free one
+    #[arg(long, default_value_t = 8765, value_name = "N")]
+    pub port: u16,
+    /// Address to listen on; any but a loopback address lets other
+    /// machines search this catalog
+    #[arg(long, default_value = "127.0.0.1", value_name = "ADDR")]
+    pub bind: std::net::IpAddr,
 }

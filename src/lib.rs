@@ -22,6 +22,7 @@ mod manual;
 pub mod model;
 mod render;
 pub mod search;
+mod serve;
 pub mod snapshot;
 
 use std::ffi::OsString;
@@ -113,6 +114,7 @@ fn execute(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> Result<i32, Er
             commands::export::run(&locations, &args, out, err).map(|()| EXIT_OK)
         }
         Command::Harvest(args) => commands::harvest::run(&locations, &args, err).map(|()| EXIT_OK),
+        Command::Serve(args) => commands::serve::run(&locations, &args, out, err).map(|()| EXIT_OK),
         Command::Completions { shell } => {
             completion::write_registration(shell, out)?;
             Ok(EXIT_OK)

@@ -8,6 +8,7 @@ pub mod import;
 pub mod index;
 pub mod list;
 pub mod search;
+pub mod serve;
 pub mod show;
 pub mod stats;
 

@@ -9,10 +9,11 @@ use crate::diagnostic;
 use crate::error::Error;
 use crate::index::OpenIndex;
 use crate::locations::Locations;
+use crate::model::metadata::Cache;
 use crate::render::text::count;
 use crate::render::{Style, bibtex, json, table};
 use crate::search::{
-    Boosts, Expansion, Filter, Hit, Origin, SearchOutcome, SearchRequest, search, similar,
+    Boosts, Expansion, Filter, Hit, Origin, Rewrites, SearchOutcome, SearchRequest, search, similar,
 };
 
 /// Hits shown when `--limit` is not given.
@@ -82,16 +83,28 @@ pub fn run_similar(
     } else {
         Default::default()
     };
-    let id = super::entry_by_identifier(&catalog, &cache, &args.id)
-        .map_or_else(|| args.id.clone(), |e| e.id.clone());
-    if catalog.entry(&id).is_none() && open.document(&id)?.is_none() {
-        let ids = catalog.entries.iter().map(|e| e.id.as_str());
-        return Err(Error::Usage(diagnostic::unknown_id(&args.id, ids)));
-    }
+    let id = known_id(&catalog, &cache, &open, &args.id)?;
     let hits = similar(&open, &id, args.output.limit_or(DEFAULT_LIMIT))?;
     let format = args.output.format();
     print_hits(&hits, format, style, out)?;
     Ok(!hits.is_empty())
+}
+
+/// The id of the work `id` names (an id, `arxiv:ID` or `doi:DOI`) in the
+/// catalog or the index; an unknown one is a usage error.
+pub fn known_id(
+    catalog: &Catalog,
+    cache: &Cache,
+    open: &OpenIndex,
+    id: &str,
+) -> Result<String, Error> {
+    let known = super::entry_by_identifier(catalog, cache, id)
+        .map_or_else(|| id.to_string(), |e| e.id.clone());
+    if catalog.entry(&known).is_none() && open.document(&known)?.is_none() {
+        let ids = catalog.entries.iter().map(|e| e.id.as_str());
+        return Err(Error::Usage(diagnostic::unknown_id(id, ids)));
+    }
+    Ok(known)
 }
 
 /// Why nothing was found, and what to try: the filters that excluded every
@@ -226,13 +239,8 @@ fn report_rewrites(outcome: &SearchOutcome, explain: bool, format: Format, err: 
     for note in &outcome.notes {
         diagnostic::note(err, note);
     }
-    if !rewrites.corrections.is_empty() {
-        let fixes: Vec<String> = rewrites
-            .corrections
-            .iter()
-            .map(|(from, to)| format!("{to} (not {from})"))
-            .collect();
-        diagnostic::line(err, format_args!("searched for {}", fixes.join(", ")));
+    if let Some(line) = corrections_line(rewrites) {
+        diagnostic::line(err, line);
     }
     if explain {
         diagnostic::line(err, format_args!("query: {}", outcome.parsed));
@@ -277,6 +285,19 @@ fn report_rewrites(outcome: &SearchOutcome, explain: bool, format: Format, err: 
             format_args!("including synonyms: {}", names.join(", ")),
         );
     }
+}
+
+/// `searched for pipeline (not pipelne)`, for the words spelling repaired.
+pub fn corrections_line(rewrites: &Rewrites) -> Option<String> {
+    if rewrites.corrections.is_empty() {
+        return None;
+    }
+    let fixes: Vec<String> = rewrites
+        .corrections
+        .iter()
+        .map(|(from, to)| format!("{to} (not {from})"))
+        .collect();
+    Some(format!("searched for {}", fixes.join(", ")))
 }
 
 /// The first few names, and how many more.

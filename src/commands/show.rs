@@ -5,13 +5,13 @@ use std::io::Write;
 use serde_json::json;
 
 use super::load_valid_catalog;
-use crate::catalog::Entry;
+use crate::catalog::{Catalog, Entry};
 use crate::cli::ShowArgs;
 use crate::diagnostic;
 use crate::error::Error;
 use crate::index::{Fields, IndexDir};
 use crate::locations::Locations;
-use crate::model::metadata::{CachedEntry, Candidate, FoundBy, Identifier};
+use crate::model::metadata::{Cache, CachedEntry, Candidate, FoundBy, Identifier};
 use crate::model::{ARXIV_ID_PREFIX, Record};
 use crate::render::Style;
 use crate::render::json::record_value;
@@ -24,36 +24,71 @@ pub fn run(
     out: &mut dyn Write,
 ) -> Result<(), Error> {
     let catalog = load_valid_catalog(locations, false)?;
+    let cache = locations.load_cache()?;
+    let shown = find(&catalog, &cache, &args.id, || imported(locations, &args.id))?;
+    let text = match (&shown, args.json) {
+        (shown, true) => format!("{:#}\n", json_value(shown)),
+        (Shown::Entry(entry, record, cached), false) => text_view(entry, record, *cached, &style),
+        (Shown::Imported(record), false) => imported_view(record, &style),
+    };
+    out.write_all(text.as_bytes()).map_err(Error::output)
+}
+
+/// What `show` shows: a catalog entry with its cached metadata, or a record
+/// of an imported collection.
+pub enum Shown<'c> {
+    Entry(&'c Entry, Record, Option<&'c CachedEntry>),
+    Imported(Record),
+}
+
+impl Shown<'_> {
+    pub fn record(&self) -> &Record {
+        match self {
+            Shown::Entry(_, record, _) | Shown::Imported(record) => record,
+        }
+    }
+}
+
+/// The entry `id` names (its id, `arxiv:ID` or `doi:DOI`), else the imported
+/// record that `imported` finds for an `arxiv:` id; an unknown id is a usage
+/// error that suggests the closest ones.
+pub fn find<'c>(
+    catalog: &'c Catalog,
+    cache: &'c Cache,
+    id: &str,
+    imported: impl FnOnce() -> Result<Option<Record>, Error>,
+) -> Result<Shown<'c>, Error> {
     let unknown = || {
         let ids = catalog.entries.iter().map(|e| e.id.as_str());
-        Error::Usage(diagnostic::unknown_id(&args.id, ids))
+        Error::Usage(diagnostic::unknown_id(id, ids))
     };
-    let cache = locations.load_cache()?;
-    let by_identifier = super::entry_by_identifier(&catalog, &cache, &args.id);
-    let Some(entry) = by_identifier.or_else(|| catalog.entry(&args.id)) else {
-        if !args.id.starts_with(ARXIV_ID_PREFIX) {
+    let by_identifier = super::entry_by_identifier(catalog, cache, id);
+    let Some(entry) = by_identifier.or_else(|| catalog.entry(id)) else {
+        if !id.starts_with(ARXIV_ID_PREFIX) {
             return Err(unknown());
         }
-        let record = imported(locations, &args.id)?.ok_or_else(unknown)?;
-        let text = if args.json {
-            let mut value = record_value(&record);
+        return Ok(Shown::Imported(imported()?.ok_or_else(unknown)?));
+    };
+    let cached = cache.get(&entry.id);
+    Ok(Shown::Entry(
+        entry,
+        Record::from_entry(entry, cached),
+        cached,
+    ))
+}
+
+/// `show --json`'s object.
+pub fn json_value(shown: &Shown<'_>) -> serde_json::Value {
+    match shown {
+        Shown::Entry(entry, record, cached) => json_view(entry, record, *cached),
+        Shown::Imported(record) => {
+            let mut value = record_value(record);
             if let serde_json::Value::Object(map) = &mut value {
                 map.insert("abstract".into(), json!(record.abstract_text));
             }
-            format!("{value:#}\n")
-        } else {
-            imported_view(&record, &style)
-        };
-        return out.write_all(text.as_bytes()).map_err(Error::output);
-    };
-    let cached = cache.get(&entry.id);
-    let record = Record::from_entry(entry, cached);
-    let text = if args.json {
-        json_view(entry, &record, cached)
-    } else {
-        text_view(entry, &record, cached, &style)
-    };
-    out.write_all(text.as_bytes()).map_err(Error::output)
+            value
+        }
+    }
 }
 
 /// A record of an imported collection, as the index holds it.
@@ -243,7 +278,7 @@ fn abstract_block(r: &Record, style: &Style) -> String {
     out
 }
 
-fn json_view(entry: &Entry, r: &Record, cached: Option<&CachedEntry>) -> String {
+fn json_view(entry: &Entry, r: &Record, cached: Option<&CachedEntry>) -> serde_json::Value {
     let mut value = record_value(r);
     if let serde_json::Value::Object(map) = &mut value {
         map.insert("abstract".into(), json!(r.abstract_text));
@@ -255,5 +290,5 @@ fn json_view(entry: &Entry, r: &Record, cached: Option<&CachedEntry>) -> String 
             serde_json::to_value(cached).unwrap_or_default(),
         );
     }
-    format!("{value:#}\n")
+    value
 }

@@ -33,6 +33,11 @@ fn snippet_value(snippet: Option<&Snippet>) -> Value {
 }
 
 pub fn hit_line(hit: &Hit) -> String {
+    hit_value(hit).to_string()
+}
+
+/// A hit as `search --json` prints it (and the web API answers it).
+pub fn hit_value(hit: &Hit) -> Value {
     let mut value = record_value(&hit.record);
     if let Value::Object(map) = &mut value {
         map.insert("rank".into(), json!(hit.rank));
@@ -50,5 +55,5 @@ pub fn hit_line(hit: &Hit) -> String {
             map.insert("explanation".into(), json!(e));
         }
     }
-    value.to_string()
+    value
 }

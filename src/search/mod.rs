@@ -3,6 +3,7 @@
 
 pub mod boosts;
 mod compile;
+pub mod counts;
 mod explain;
 mod facets;
 pub mod filter;
@@ -108,6 +109,20 @@ pub fn search(
     request: &SearchRequest<'_>,
     boosts: Boosts,
 ) -> Result<SearchOutcome, Error> {
+    search_then(open, vocabulary, sections, request, boosts, |_, _| Ok(()))
+        .map(|(outcome, ())| outcome)
+}
+
+/// [`search`], and `also` run on the exact query once it is planned (which
+/// `counts` uses to count every match).
+fn search_then<T>(
+    open: &OpenIndex,
+    vocabulary: &Vocabulary,
+    sections: &[String],
+    request: &SearchRequest<'_>,
+    boosts: Boosts,
+    also: impl FnOnce(&tantivy::Searcher, &dyn tantivy::query::Query) -> Result<T, Error>,
+) -> Result<(SearchOutcome, T), Error> {
     let searcher = open.reader.searcher();
     let fields = Fields::from_schema(&open.index.schema())?;
     let synonyms = Synonyms::new(vocabulary);
@@ -119,15 +134,17 @@ pub fn search(
         boosts,
     };
     let plan = plan::plan(&cx, request)?;
+    let extra = also(&searcher, &*plan.exact.query)?;
     let ranked = rank::rank(&cx, &plan, request)?;
     let (more, ranking) = (ranked.more, ranked.ranking);
     let hits = hits::build(&cx, &plan, ranked, request)?;
-    Ok(SearchOutcome {
+    let outcome = SearchOutcome {
         hits,
         more,
         parsed: plan.root.to_string(),
         notes: plan.notes,
         rewrites: plan.rewrites,
         ranking,
-    })
+    };
+    Ok((outcome, extra))
 }

@@ -3,6 +3,7 @@
 #![allow(dead_code)]
 
 mod cmd;
+mod server;
 
 use std::path::{Path, PathBuf};
 
@@ -10,6 +11,8 @@ use tempfile::TempDir;
 
 #[allow(unused_imports)]
 pub use cmd::{BIN, Cmd, Run};
+#[allow(unused_imports)]
+pub use server::Server;
 
 pub const TAGS: &str = r#"[[tag]]
 id = "pipeline-parallelism"
@@ -146,6 +149,24 @@ tags = ["activation-recomputation"]
 note = "An invented codebase that recomputes pretend activations."
 "#;
 
+/// A fictional entry whose text fields hold markup: the web page must show
+/// it as text (`tests/web.rs`, `tests/browser.rs`).
+pub const HOSTILE: &str = r#"[section]
+name = "Hostile Data"
+order = 2
+
+[[entry]]
+id = "hostile-2022"
+kind = "paper"
+title = "<img src=x onerror=alert(1)> Hostile Pipelines"
+url = "https://example.org/hostile"
+authors = ["<script>alert(2)</script>"]
+venue = "FICT"
+year = 2022
+tags = ["pipeline-parallelism"]
+note = "Pretend pipelines whose <i>note</i> holds <b onmouseover=alert(3)>markup</b>."
+"#;
+
 /// A temporary project folder holding `catalog/`.
 pub struct Fixture {
     pub dir: TempDir,
@@ -159,6 +180,15 @@ impl Fixture {
             ("open-source-projects.toml", PROJECTS),
             ("pipeline-parallelism.toml", PIPELINES),
             ("mixture-of-experts-system.toml", MOE),
+        ])
+    }
+
+    /// The invented section and the hostile one.
+    pub fn hostile() -> Self {
+        Fixture::with_files(&[
+            ("tags.toml", TAGS),
+            ("invented-systems.toml", INVENTED),
+            ("hostile-data.toml", HOSTILE),
         ])
     }
 

@@ -1,0 +1,27 @@
+//! `serve`: the index opened once (rebuilt first when missing or stale, as
+//! `search` does), then the web page and its API until interrupted.
+
+use std::io::Write;
+use std::net::SocketAddr;
+
+use super::ready_index;
+use crate::cli::ServeArgs;
+use crate::error::Error;
+use crate::locations::Locations;
+use crate::search::Boosts;
+use crate::search::counts::FacetTable;
+use crate::serve::{App, serve};
+
+pub fn run(
+    locations: &Locations,
+    args: &ServeArgs,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> Result<(), Error> {
+    let (catalog, open) = ready_index(locations, err)?;
+    let cache = locations.load_cache()?;
+    let boosts = Boosts::load(locations.catalog_dir().ok())?;
+    let facets = FacetTable::build(&open)?;
+    let app = App::new(catalog, cache, open, facets, boosts);
+    serve(app, SocketAddr::new(args.bind, args.port), out)
+}

@@ -1,0 +1,125 @@
+//! What the server holds (the catalog, its metadata cache, the index opened
+//! once and its facet table) and the answers of the API as JSON values,
+//! made by the code the commands use: hits as `search --json` prints them,
+//! an entry as `show --json` does.
+
+use serde_json::{Value, json};
+
+use super::params::SearchParams;
+use crate::catalog::Catalog;
+use crate::commands::search::{corrections_line, known_id};
+use crate::commands::show;
+use crate::error::Error;
+use crate::index::{Fields, OpenIndex};
+use crate::model::Record;
+use crate::model::metadata::Cache;
+use crate::render::{bibtex, json as render_json};
+use crate::search::counts::{Counts, FacetTable, search_counted};
+use crate::search::{Boosts, SearchRequest, similar};
+
+pub struct App {
+    catalog: Catalog,
+    cache: Cache,
+    open: OpenIndex,
+    facets: FacetTable,
+    boosts: Boosts,
+    sections: Vec<String>,
+}
+
+impl App {
+    pub fn new(
+        catalog: Catalog,
+        cache: Cache,
+        open: OpenIndex,
+        facets: FacetTable,
+        boosts: Boosts,
+    ) -> App {
+        let sections = catalog.section_names();
+        App {
+            catalog,
+            cache,
+            open,
+            facets,
+            boosts,
+            sections,
+        }
+    }
+
+    /// `{"hits", "total", "facets", "more", "notes"}`. No words and no
+    /// filters lists everything (the page before a query).
+    pub fn search(&self, params: &SearchParams) -> Result<Value, Error> {
+        let request = SearchRequest {
+            query: &params.q,
+            filters: params.filters.clone(),
+            limit: params.limit,
+            explain: false,
+            exhaustive: false,
+        };
+        let (outcome, counts) = search_counted(
+            &self.open,
+            &self.facets,
+            &self.catalog.vocabulary,
+            &self.sections,
+            &request,
+            self.boosts,
+        )?;
+        let hits: Vec<Value> = outcome.hits.iter().map(render_json::hit_value).collect();
+        let mut notes = outcome.notes.clone();
+        notes.extend(corrections_line(&outcome.rewrites));
+        Ok(json!({
+            "hits": hits,
+            "total": counts.total,
+            "more": outcome.more,
+            "facets": facets_value(&counts),
+            "notes": notes,
+        }))
+    }
+
+    /// `show --json`'s object, with the entry's BibTeX (`bibtex`).
+    pub fn entry(&self, id: &str) -> Result<Value, Error> {
+        let imported = || {
+            let fields = Fields::from_schema(&self.open.index.schema())?;
+            Ok(self
+                .open
+                .document(id)?
+                .map(|doc| Record::from_document(&doc, &fields)))
+        };
+        let shown = show::find(&self.catalog, &self.cache, id, imported)?;
+        let mut value = show::json_value(&shown);
+        if let Value::Object(map) = &mut value {
+            map.insert("bibtex".into(), json!(bibtex::entry(shown.record())));
+        }
+        Ok(value)
+    }
+
+    /// `{"hits": [...]}`, as `similar --json` prints them.
+    pub fn similar(&self, id: &str, limit: usize) -> Result<Value, Error> {
+        let id = known_id(&self.catalog, &self.cache, &self.open, id)?;
+        let hits = similar(&self.open, &id, limit)?;
+        let hits: Vec<Value> = hits.iter().map(render_json::hit_value).collect();
+        Ok(json!({ "hits": hits }))
+    }
+}
+
+/// `{"tag": [{"value": "...", "count": N}, ...], "year": [{"value": 2021,
+/// ...}], ...}`: years as numbers, oldest first; the rest most frequent first.
+fn facets_value(counts: &Counts) -> Value {
+    let facets = counts
+        .facets
+        .iter()
+        .map(|(name, values)| {
+            let values: Vec<Value> = values
+                .iter()
+                .map(|(value, count)| {
+                    let value = match (*name, value.parse::<i64>()) {
+                        ("year", Ok(year)) => json!(year),
+                        _ => json!(value),
+                    };
+                    json!({"value": value, "count": count})
+                })
+                .collect();
+            (name.to_string(), Value::Array(values))
+        })
+        .collect();
+    Value::Object(facets)
+}

@@ -1,0 +1,464 @@
+// The search page. Its state (query, filters, open entry) lives in the URL,
+// so that a page can be shared and the back button walks it. Every value
+// from the API reaches the page as text (textContent, append of strings,
+// links only of http(s) URLs), never as markup: hostile titles stay inert.
+"use strict";
+
+const FILTERS = ["tag", "section", "year", "venue", "kind", "collection"];
+const FACET_NAMES = { tag: "Tags", section: "Sections", venue: "Venues", kind: "Kinds", collection: "Collections" };
+const FACETS_SHOWN = 8;
+const LIMIT = 20;
+
+const $ = (id) => document.getElementById(id);
+
+// An element with attributes and children (strings become text nodes).
+function el(tag, attrs, ...children) {
+  const node = document.createElement(tag);
+  for (const [name, value] of Object.entries(attrs || {})) {
+    if (name === "class") node.className = value;
+    else if (name.startsWith("on")) node.addEventListener(name.slice(2), value);
+    else node.setAttribute(name, value);
+  }
+  node.append(...children.filter((c) => c !== null && c !== undefined));
+  return node;
+}
+
+// A link only to the web: a `javascript:` URL in data must not run.
+function safeUrl(url) {
+  try {
+    const parsed = new URL(url);
+    return parsed.protocol === "https:" || parsed.protocol === "http:" ? parsed.href : null;
+  } catch (_) {
+    return null;
+  }
+}
+
+// ---- state in the URL ------------------------------------------------------
+
+function readState() {
+  const p = new URLSearchParams(location.search);
+  const filters = { tag: p.getAll("tag") };
+  for (const name of FILTERS.slice(1)) filters[name] = p.get(name) || "";
+  return { q: p.get("q") || "", filters, entry: p.get("entry") || "" };
+}
+
+function params(state, withEntry) {
+  const p = new URLSearchParams();
+  if (state.q) p.set("q", state.q);
+  for (const tag of state.filters.tag) p.append("tag", tag);
+  for (const name of FILTERS.slice(1)) if (state.filters[name]) p.set(name, state.filters[name]);
+  if (withEntry && state.entry) p.set("entry", state.entry);
+  return p;
+}
+
+function stateUrl(state) {
+  const query = params(state, true).toString();
+  return "/" + (query ? "?" + query : "");
+}
+
+let current = readState();
+// Keystrokes of one burst of typing make one history entry.
+let typing = false;
+let typingTimer = 0;
+
+function go(next, replace) {
+  const url = stateUrl(next);
+  // The state marks pages this script made: leaving an entry goes back to
+  // one of those, else to the search.
+  if (replace) history.replaceState({ app: true }, "", url);
+  else history.pushState({ app: true }, "", url);
+  current = next;
+  render();
+}
+
+function withFilters(change) {
+  const filters = { ...current.filters, tag: [...current.filters.tag], ...change };
+  return { ...current, filters, entry: "" };
+}
+
+function setFilter(name, value) {
+  typing = false;
+  if (name === "tag") {
+    const tags = current.filters.tag.includes(value)
+      ? current.filters.tag.filter((t) => t !== value)
+      : [...current.filters.tag, value];
+    go(withFilters({ tag: tags }));
+  } else {
+    go(withFilters({ [name]: current.filters[name] === value ? "" : value }));
+  }
+}
+
+function openEntry(id) {
+  typing = false;
+  go({ ...current, entry: id });
+}
+
+// ---- views -------------------------------------------------------------------
+
+// One renderer a view; the inbox view (another issue) adds itself here.
+const views = {
+  search: { element: "search-view", render: renderSearch },
+  entry: { element: "entry-view", render: renderEntry },
+};
+
+function render() {
+  const name = current.entry ? "entry" : "search";
+  for (const [other, view] of Object.entries(views)) $(view.element).hidden = other !== name;
+  if ($("q").value !== current.q) $("q").value = current.q;
+  views[name].render(current);
+}
+
+// ---- search --------------------------------------------------------------------
+
+let searchController = null;
+let selected = -1;
+
+async function renderSearch(state) {
+  document.title = state.q ? `${state.q} · distml-search` : "distml-search";
+  const p = params(state, false);
+  p.set("limit", String(LIMIT));
+  // Only the newest request's answer is shown: results follow the keystrokes.
+  if (searchController) searchController.abort();
+  const controller = new AbortController();
+  searchController = controller;
+  let data;
+  try {
+    const response = await fetch("/api/search?" + p.toString(), { signal: controller.signal });
+    data = await response.json();
+    if (!response.ok) throw new Error(data.error || response.statusText);
+  } catch (e) {
+    if (controller.signal.aborted) return;
+    showStatus(e.message, true);
+    $("results").replaceChildren();
+    return;
+  }
+  if (controller !== searchController) return;
+  showResults(state, data);
+}
+
+function showStatus(text, isError) {
+  const status = $("status");
+  status.textContent = text;
+  status.classList.toggle("error", Boolean(isError));
+}
+
+function showResults(state, data) {
+  const shown = data.hits.length;
+  const total = data.total;
+  let text = total === 0 ? "No results" : total === 1 ? "1 result" : `${total} results`;
+  if (shown < total) text += ` (best ${shown} shown)`;
+  for (const note of data.notes || []) text += ` · ${note}`;
+  showStatus(text, false);
+  showActiveFilters(state);
+  showFacets(state, data.facets);
+  showHistogram(state, data.facets.year || []);
+  selected = -1;
+  $("results").replaceChildren(...data.hits.map((hit, i) => hitItem(hit, i)));
+}
+
+function hitItem(hit, index) {
+  const title = el("a", { class: "title", href: stateUrl({ ...current, entry: hit.id }) }, hit.title);
+  title.addEventListener("click", (event) => {
+    if (event.ctrlKey || event.metaKey || event.shiftKey || event.button !== 0) return;
+    event.preventDefault();
+    openEntry(hit.id);
+  });
+  const byline = [hit.authors.join(", "), hit.venue, hit.year, hit.section].filter((v) => v).join(" · ");
+  return el(
+    "li",
+    { class: "hit", "data-id": hit.id, "data-index": String(index) },
+    title,
+    el("div", { class: "byline" }, byline),
+    hit.snippet ? el("p", { class: "snippet" }, ...highlighted(hit.snippet, hit.highlights || [])) : null,
+    el("div", { class: "tags" }, ...hit.tags.map((t) => el("span", { class: "tag" }, t))),
+  );
+}
+
+// The snippet as text nodes and <mark>s; highlights are UTF-8 byte ranges.
+function highlighted(text, ranges) {
+  const bytes = new TextEncoder().encode(text);
+  const decode = (from, to) => new TextDecoder().decode(bytes.subarray(from, to));
+  const parts = [];
+  let at = 0;
+  for (const [start, end] of [...ranges].sort((a, b) => a[0] - b[0])) {
+    if (start < at || end > bytes.length) continue;
+    if (start > at) parts.push(decode(at, start));
+    parts.push(el("mark", {}, decode(start, end)));
+    at = end;
+  }
+  if (at < bytes.length) parts.push(decode(at, bytes.length));
+  return parts;
+}
+
+function showActiveFilters(state) {
+  const chips = [];
+  for (const name of FILTERS) {
+    const values = name === "tag" ? state.filters.tag : state.filters[name] ? [state.filters[name]] : [];
+    for (const value of values) {
+      chips.push(
+        el("button", { class: "chip", type: "button", title: "Remove this filter", onclick: () => setFilter(name, value) }, `${name}: ${value} ×`),
+      );
+    }
+  }
+  $("active-filters").replaceChildren(...chips);
+}
+
+const expanded = new Set();
+
+function showFacets(state, facets) {
+  const groups = [];
+  for (const name of Object.keys(FACET_NAMES)) {
+    const values = facets[name] || [];
+    const active = name === "tag" ? state.filters.tag : [state.filters[name]];
+    if (values.length === 0) continue;
+    const all = expanded.has(name);
+    const items = (all ? values : values.slice(0, FACETS_SHOWN)).map(({ value, count }) =>
+      el(
+        "li",
+        {},
+        el(
+          "button",
+          {
+            class: "facet",
+            type: "button",
+            "data-facet": name,
+            "data-value": String(value),
+            "aria-pressed": active.includes(String(value)) ? "true" : "false",
+            onclick: () => setFilter(name, String(value)),
+          },
+          el("span", {}, String(value)),
+          el("span", { class: "count" }, String(count)),
+        ),
+      ),
+    );
+    const more =
+      values.length > FACETS_SHOWN
+        ? el(
+            "button",
+            {
+              class: "more",
+              type: "button",
+              onclick: () => {
+                if (all) expanded.delete(name);
+                else expanded.add(name);
+                showFacets(state, facets);
+              },
+            },
+            all ? "fewer" : `all ${values.length}`,
+          )
+        : null;
+    const group = el("details", { "data-facet": name }, el("summary", {}, FACET_NAMES[name]), el("ul", {}, ...items), more);
+    group.open = !window.matchMedia("(max-width: 720px)").matches || active.some((a) => a);
+    groups.push(group);
+  }
+  $("filters").replaceChildren(...groups);
+}
+
+function showHistogram(state, years) {
+  const box = $("histogram");
+  const axis = box.nextElementSibling && box.nextElementSibling.classList.contains("axis") ? box.nextElementSibling : null;
+  if (axis) axis.remove();
+  if (years.length === 0) {
+    box.replaceChildren();
+    return;
+  }
+  const counts = new Map(years.map(({ value, count }) => [value, count]));
+  const first = years[0].value;
+  const last = years[years.length - 1].value;
+  const most = Math.max(...years.map((y) => y.count));
+  const bars = [];
+  for (let year = first; year <= last; year++) {
+    const count = counts.get(year) || 0;
+    const bar = el("button", {
+      class: "bar",
+      type: "button",
+      title: `${year}: ${count}`,
+      "aria-label": `${year}: ${count} results`,
+      "aria-pressed": state.filters.year === String(year) ? "true" : "false",
+      onclick: () => setFilter("year", String(year)),
+    });
+    bar.style.height = count ? `${Math.max(6, (100 * count) / most)}%` : "1px";
+    bars.push(bar);
+  }
+  box.replaceChildren(...bars);
+  box.after(el("div", { class: "axis" }, el("span", {}, String(first)), el("span", {}, String(last))));
+}
+
+// ---- one entry -------------------------------------------------------------------
+
+let entryController = null;
+
+async function renderEntry(state) {
+  const view = $("entry-view");
+  if (entryController) entryController.abort();
+  const controller = new AbortController();
+  entryController = controller;
+  const id = state.entry;
+  let entry;
+  try {
+    const response = await fetch("/api/entry/" + encodeURIComponent(id), { signal: controller.signal });
+    entry = await response.json();
+    if (!response.ok) throw new Error(entry.error || response.statusText);
+  } catch (e) {
+    if (controller.signal.aborted) return;
+    view.replaceChildren(backButton(), el("p", { class: "error" }, e.message));
+    return;
+  }
+  if (controller !== entryController) return;
+  document.title = `${entry.title} · distml-search`;
+  const links = [
+    ["link", safeUrl(entry.url)],
+    ["arXiv", entry.arxiv ? safeUrl(`https://arxiv.org/abs/${entry.arxiv}`) : null],
+    ["DOI", entry.doi ? safeUrl(`https://doi.org/${entry.doi}`) : null],
+  ].filter(([, url]) => url);
+  const meta = [entry.kind, entry.venue, entry.year, entry.section].filter((v) => v).join(" · ");
+  const similar = el("ol", { id: "similar" });
+  view.replaceChildren(
+    backButton(),
+    el("h1", { id: "entry-title" }, entry.title),
+    el("div", { class: "byline" }, (entry.authors || []).join(", ") + (entry.et_al ? " et al." : "")),
+    el("div", { class: "meta" }, meta),
+    el("div", { class: "links" }, ...links.map(([label, url]) => el("a", { href: url, rel: "noopener noreferrer" }, label))),
+    el("div", { class: "tags" }, ...[...(entry.tags || []), ...(entry.uses || [])].map((t) => el("span", { class: "tag" }, t))),
+    entry.note ? section("Note", el("p", {}, entry.note)) : null,
+    section("Abstract", el("p", { id: "abstract" }, entry.abstract || "No abstract cached yet.")),
+    section("Provenance", provenance(entry)),
+    section("BibTeX", bibtexBlock(entry.bibtex)),
+    section("Similar works", similar),
+  );
+  loadSimilar(id, similar, controller);
+}
+
+function section(title, ...content) {
+  return el("section", {}, el("h2", {}, title), ...content);
+}
+
+function backButton() {
+  return el("button", { class: "back", type: "button", onclick: leaveEntry }, "← Results");
+}
+
+function leaveEntry() {
+  // Back to where the entry was opened from, or to the search it belongs to.
+  if (history.state && history.state.app) history.back();
+  else go({ ...current, entry: "" });
+}
+
+// Where each field came from: the catalog file, and the sources of the
+// metadata cache.
+function provenance(entry) {
+  const rows = [];
+  if (entry.defined_at) rows.push(["defined", entry.defined_at]);
+  if (entry.collection && entry.collection !== "catalog") rows.push(["collection", entry.collection]);
+  if (entry.abstract_source) rows.push(["abstract", `from ${entry.abstract_source}`]);
+  const metadata = entry.metadata || {};
+  for (const field of ["arxiv", "doi", "title", "authors", "venue", "published", "updated", "journal_ref"]) {
+    const value = metadata[field];
+    if (!value || typeof value !== "object") continue;
+    const how = [value.source && `from ${value.source}`, value.found_by && `found by ${value.found_by}`,
+      typeof value.confidence === "number" && `similarity ${value.confidence.toFixed(2)}`].filter((v) => v);
+    rows.push([field, how.join(", ") || "cached"]);
+  }
+  for (const [source, when] of Object.entries(metadata.fetched_at || {})) rows.push([`fetched from ${source}`, String(when)]);
+  if (rows.length === 0) return el("p", { class: "meta" }, "As the list gives it.");
+  return el("dl", { class: "provenance" }, ...rows.flatMap(([k, v]) => [el("dt", {}, k), el("dd", {}, v)]));
+}
+
+function bibtexBlock(bibtex) {
+  const text = el("pre", { class: "bibtex", id: "bibtex" }, bibtex || "");
+  const button = el("button", { class: "copy", type: "button", id: "copy-bibtex" }, "Copy BibTeX");
+  button.addEventListener("click", async () => {
+    try {
+      await navigator.clipboard.writeText(bibtex);
+    } catch (_) {
+      // Without clipboard access, select the text for the user to copy.
+      const range = document.createRange();
+      range.selectNodeContents(text);
+      getSelection().removeAllRanges();
+      getSelection().addRange(range);
+      document.execCommand("copy");
+    }
+    button.textContent = "Copied";
+    setTimeout(() => (button.textContent = "Copy BibTeX"), 1500);
+  });
+  return el("div", {}, button, text);
+}
+
+async function loadSimilar(id, list, controller) {
+  try {
+    const response = await fetch(`/api/similar/${encodeURIComponent(id)}?limit=8`, { signal: controller.signal });
+    const data = await response.json();
+    if (!response.ok) throw new Error(data.error || response.statusText);
+    list.replaceChildren(
+      ...data.hits.map((hit) => {
+        const link = el("a", { href: stateUrl({ ...current, entry: hit.id }) }, hit.title);
+        link.addEventListener("click", (event) => {
+          if (event.ctrlKey || event.metaKey || event.shiftKey || event.button !== 0) return;
+          event.preventDefault();
+          openEntry(hit.id);
+        });
+        return el("li", {}, link, el("span", { class: "meta" }, hit.year ? ` (${hit.year})` : ""));
+      }),
+    );
+    if (data.hits.length === 0) list.replaceChildren(el("li", { class: "meta" }, "None found."));
+  } catch (e) {
+    if (!controller.signal.aborted) list.replaceChildren(el("li", { class: "error" }, e.message));
+  }
+}
+
+// ---- keys --------------------------------------------------------------------
+
+function select(index) {
+  const hits = [...document.querySelectorAll("#results .hit")];
+  if (hits.length === 0) return;
+  selected = Math.max(0, Math.min(hits.length - 1, index));
+  hits.forEach((hit, i) => hit.classList.toggle("selected", i === selected));
+  hits[selected].scrollIntoView({ block: "nearest" });
+  hits[selected].querySelector(".title").focus({ preventScroll: true });
+}
+
+document.addEventListener("keydown", (event) => {
+  const inInput = event.target === $("q");
+  if (event.key === "Escape") {
+    if (current.entry) leaveEntry();
+    else if (inInput) $("q").blur();
+    return;
+  }
+  if (current.entry || event.ctrlKey || event.metaKey || event.altKey) return;
+  if (event.key === "/" && !inInput) {
+    event.preventDefault();
+    $("q").focus();
+    $("q").select();
+  } else if (event.key === "ArrowDown" || (event.key === "j" && !inInput)) {
+    event.preventDefault();
+    select(selected + 1);
+  } else if (event.key === "ArrowUp" || (event.key === "k" && !inInput)) {
+    event.preventDefault();
+    if (selected <= 0) {
+      selected = -1;
+      document.querySelectorAll("#results .hit").forEach((hit) => hit.classList.remove("selected"));
+      $("q").focus();
+    } else select(selected - 1);
+  } else if (event.key === "Enter" && !inInput && selected >= 0 && !event.target.closest("a, button")) {
+    event.preventDefault();
+    const hit = document.querySelectorAll("#results .hit")[selected];
+    if (hit) openEntry(hit.dataset.id);
+  }
+});
+
+// ---- start -------------------------------------------------------------------
+
+$("q").addEventListener("input", () => {
+  const next = { ...current, q: $("q").value, entry: "" };
+  go(next, typing);
+  typing = true;
+  clearTimeout(typingTimer);
+  typingTimer = setTimeout(() => (typing = false), 1000);
+});
+$("search-form").addEventListener("submit", (event) => event.preventDefault());
+window.addEventListener("popstate", () => {
+  typing = false;
+  current = readState();
+  render();
+});
+render();
+if (!current.entry) $("q").focus();

@@ -26,7 +26,8 @@ pub type EntryEdits = Vec<(&'static str, FieldValue)>;
 
 /// The file's text with `edits` applied to the entries they name and the
 /// entries in `remove` taken out; the removed entries' own text is returned
-/// too (as `[[entry]]` tables), in file order.
+/// too (as `[[entry]]` tables, each after a comment naming the file), in
+/// file order.
 pub fn edit_section(
     path: &Path,
     text: &str,
@@ -51,7 +52,17 @@ pub fn edit_section(
                 .unwrap_or_default()
                 .to_string();
             if remove.contains(&id) {
-                removed.push(entries.remove(i));
+                let mut table = entries.remove(i);
+                // Where it was, for whoever restores it.
+                let prefix = table
+                    .decor()
+                    .prefix()
+                    .and_then(|p| p.as_str())
+                    .unwrap_or("");
+                let from = path.file_name().unwrap_or_default().to_string_lossy();
+                let prefix = format!("\n# from {from}\n{}", prefix.trim_start_matches('\n'));
+                table.decor_mut().set_prefix(prefix);
+                removed.push(table);
                 continue;
             }
             if let (Some(fields), Some(table)) = (edits.get(&id), entries.get_mut(i)) {
@@ -190,13 +201,13 @@ draft = true
         let (text, removed) = run(&[], &["b"]);
         let cut = FILE.find("\n[[entry]]\nid = \"b\"").unwrap();
         assert_eq!(text, &FILE[..cut]);
-        assert_eq!(removed, &FILE[cut..]);
+        assert_eq!(removed, format!("\n# from s.toml{}", &FILE[cut..]));
         let (text, removed) = run(&[], &["a"]);
         assert!(
             text.starts_with("[section]\nname = \"Invented\"\norder = 1\n\n[[entry]]\nid = \"b\"")
         );
         assert!(
-            removed.starts_with("\n# The first one.\n[[entry]]\nid = \"a\""),
+            removed.starts_with("\n# from s.toml\n# The first one.\n[[entry]]\nid = \"a\""),
             "{removed}"
         );
     }

@@ -390,3 +390,21 @@ fn sync_needs_the_list_the_catalog_came_from() {
         .code(2)
         .stderr_has("--sync");
 }
+
+#[test]
+fn a_catalog_that_does_not_load_is_not_synced() {
+    // Its entries would look removed upstream.
+    let fixture = imported();
+    let papers = fixture.read("papers.toml");
+    fixture.write("papers.toml", &papers.replacen("[[entry]]", "[[entry]", 1));
+    let before = files(&fixture);
+    sync(&fixture)
+        .arg("--apply")
+        .run()
+        .code(2)
+        .stderr_has("catalog/papers.toml:5:")
+        .stderr_has(
+            "the catalog must load before a sync (1 problem; `distml-search check` lists them)",
+        );
+    assert_eq!(files(&fixture), before);
+}

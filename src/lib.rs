@@ -16,6 +16,7 @@ pub mod index;
 pub mod ingest;
 pub mod locations;
 pub mod model;
+pub mod predict;
 mod render;
 pub mod search;
 pub mod snapshot;

@@ -236,6 +236,7 @@ impl Workers<'_> {
             self.fields,
             &self.import.catalog.vocabulary,
             Some(seen),
+            Some(&self.import.predictor),
         ))?;
         out.indexed += 1;
         Ok(())

@@ -14,7 +14,7 @@ use crate::locations::Locations;
 use crate::model::metadata::{CachedEntry, Candidate, FoundBy, Identifier};
 use crate::model::{ARXIV_ID_PREFIX, Record};
 use crate::render::Style;
-use crate::render::json::record_value;
+use crate::render::json::{predicted_value, record_value};
 use crate::render::text::{inert, wrap, wrap_words};
 
 pub fn run(
@@ -34,11 +34,12 @@ pub fn run(
         if !args.id.starts_with(ARXIV_ID_PREFIX) {
             return Err(unknown());
         }
-        let record = imported(locations, &args.id)?.ok_or_else(unknown)?;
+        let record = indexed(locations, &args.id)?.ok_or_else(unknown)?;
         let text = if args.json {
             let mut value = record_value(&record);
             if let serde_json::Value::Object(map) = &mut value {
                 map.insert("abstract".into(), json!(record.abstract_text));
+                map.insert("predicted".into(), predicted_value(&record));
             }
             format!("{value:#}\n")
         } else {
@@ -47,7 +48,11 @@ pub fn run(
         return out.write_all(text.as_bytes()).map_err(Error::output);
     };
     let cached = cache.get(&entry.id);
-    let record = Record::from_entry(entry, cached);
+    let mut record = Record::from_entry(entry, cached);
+    // An entry without curated tags has predicted ones, in the index.
+    if record.tags.is_empty() {
+        record.predicted = indexed(locations, &entry.id)?.map_or_else(Vec::new, |r| r.predicted);
+    }
     let text = if args.json {
         json_view(entry, &record, cached)
     } else {
@@ -56,8 +61,9 @@ pub fn run(
     out.write_all(text.as_bytes()).map_err(Error::output)
 }
 
-/// A record of an imported collection, as the index holds it.
-fn imported(locations: &Locations, id: &str) -> Result<Option<Record>, Error> {
+/// A record as the index holds it (of an imported collection, or a catalog
+/// entry's predicted tags).
+fn indexed(locations: &Locations, id: &str) -> Result<Option<Record>, Error> {
     let Some(open) = IndexDir::new(&locations.index).open()? else {
         return Ok(None);
     };
@@ -82,6 +88,8 @@ fn imported_view(r: &Record, style: &Style) -> String {
     ] {
         out.push_str(&field_line(label, &value, "", style));
     }
+    let (tags, source) = predicted_tags(r);
+    out.push_str(&field_line("predicted", &tags, &source, style));
     if let Some(text) = &r.abstract_text {
         out.push_str(&format!("\n  abstract{}\n", style.dim(" (from arxiv)")));
         for l in wrap(&inert(text), style.prose_width(), "  ") {
@@ -91,6 +99,18 @@ fn imported_view(r: &Record, style: &Style) -> String {
     }
     out
 }
+
+/// The predicted tags with their confidences, and that they are predicted.
+fn predicted_tags(r: &Record) -> (String, String) {
+    let tags: Vec<String> = r
+        .predicted
+        .iter()
+        .map(|p| format!("{} {:.2}", p.tag, p.confidence))
+        .collect();
+    (tags.join(", "), PREDICTED_SOURCE.to_string())
+}
+
+const PREDICTED_SOURCE: &str = "predicted from the catalog, not curated";
 
 /// `  label     value  (source)`, wrapped to the width under the value (tags
 /// and notes run long); nothing when the value is empty.
@@ -197,6 +217,8 @@ fn text_view(entry: &Entry, r: &Record, cached: Option<&CachedEntry>, style: &St
     if !r.uses.is_empty() {
         line("uses", r.uses.join(", "), String::new());
     }
+    let (tags, source) = predicted_tags(r);
+    line("predicted", tags, source);
     line("note", r.note.clone(), String::new());
     line("defined", catalog_source, String::new());
     for candidate in cached.iter().flat_map(|c| &c.candidates) {
@@ -248,6 +270,7 @@ fn json_view(entry: &Entry, r: &Record, cached: Option<&CachedEntry>) -> String 
     if let serde_json::Value::Object(map) = &mut value {
         map.insert("abstract".into(), json!(r.abstract_text));
         map.insert("abstract_source".into(), json!(r.abstract_source));
+        map.insert("predicted".into(), predicted_value(r));
         map.insert("et_al".into(), json!(entry.et_al));
         map.insert("defined_at".into(), json!(entry.origin.entry.to_string()));
         map.insert(

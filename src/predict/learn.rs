@@ -1,6 +1,7 @@
-//! Learning: TF-IDF over the training texts' terms, plus one feature per tag
-//! whose name the text spells out, and one logistic regression per tag
-//! (linfa). Its weights are kept as one row per feature, so that predicting
+//! Learning: TF-IDF over the training texts' terms, plus, for each tag, a
+//! feature for its name spelt out in the text, and one logistic regression
+//! per tag (linfa). The vocabulary's descriptions of the tags are training
+//! texts too. Its weights are kept as one row per feature, so that predicting
 //! is a sparse sum over the terms a text has.
 
 use linfa::dataset::Dataset;
@@ -21,8 +22,13 @@ const MIN_DOCUMENT_FREQUENCY: usize = 2;
 const MIN_POSITIVES: usize = 2;
 /// L2 regularization of each regression (the sum of the log losses plus
 /// `ALPHA / 2 * |w|^2`), chosen by the leave-one-out in `bench/tags.sh`.
-const ALPHA: f64 = 0.1;
+const ALPHA: f64 = 0.01;
 const MAX_ITERATIONS: u64 = 100;
+/// How far above its prior (in log-odds) a text must lift a tag for the tag
+/// to be predicted. Without it, in a small catalog where a tag is on a
+/// third of the entries, its prior alone would pass the threshold for any
+/// text. (On the shipped catalog, 0 to 2 give the same leave-one-out.)
+const MIN_EVIDENCE: f32 = 1.0;
 
 /// A linear model per tag over the features of [`TermTable`].
 #[derive(Debug, Clone, Default)]
@@ -34,7 +40,8 @@ pub(super) struct Model {
     idf: Vec<f32>,
     /// Per feature term, its weight for each tag (`tags` floats).
     word_weights: Vec<f32>,
-    /// Per tag named in a text, its weight for each tag.
+    /// Per tag, the weight of its own name found in a text. (Only its own:
+    /// a weight for every other tag's name too overfits a small catalog.)
     name_weights: Vec<f32>,
     /// Per tag; `None` for a tag too rare to learn.
     bias: Vec<Option<f32>>,
@@ -87,6 +94,14 @@ impl Model {
         tags: &[String],
         features: Features,
     ) -> Model {
+        // The vocabulary's own words teach every tag, the rarest too.
+        let described = if features.names {
+            descriptions(vocabulary, tags)
+        } else {
+            Vec::new()
+        };
+        let examples: Vec<&Example> = examples.iter().copied().chain(&described).collect();
+        let examples = examples.as_slice();
         let texts: Vec<Vec<String>> = examples
             .iter()
             .map(|e| e.parts.iter().flat_map(|p| terms(p)).collect())
@@ -106,28 +121,33 @@ impl Model {
             features,
             idf: idf(&analyzed, table.features()),
             word_weights: vec![0.0; table.features() * tags.len()],
-            name_weights: vec![0.0; tags.len() * tags.len()],
+            name_weights: vec![0.0; tags.len()],
             bias: vec![None; tags.len()],
             table,
         };
-        let x = model.matrix(&analyzed);
+        let words = model.words(&analyzed);
         for (slot, tag) in tags.iter().enumerate() {
             let y: Array1<bool> = examples.iter().map(|e| e.tags.contains(tag)).collect();
             let positives = y.iter().filter(|&&p| p).count();
             if positives < MIN_POSITIVES || positives == y.len() {
                 continue;
             }
-            model.fit(slot, &x, y);
+            let x = if features.names {
+                model.with_name(&words, &analyzed, slot)
+            } else {
+                words.clone()
+            };
+            model.fit(slot, x, y);
         }
         model
     }
 
     /// One regression; its weights become column `slot` of the rows.
-    fn fit(&mut self, slot: usize, x: &Array2<f64>, y: Array1<bool>) {
+    fn fit(&mut self, slot: usize, x: Array2<f64>, y: Array1<bool>) {
         let regression = LogisticRegression::default()
             .alpha(ALPHA)
             .max_iterations(MAX_ITERATIONS);
-        let Ok(fitted) = regression.fit(&Dataset::new(x.clone(), y)) else {
+        let Ok(fitted) = regression.fit(&Dataset::new(x, y)) else {
             return;
         };
         // linfa's "positive" class is the more frequent one: for a tag, the
@@ -139,26 +159,30 @@ impl Model {
             self.word_weights[feature * self.tags + slot] = (sign * params[feature]) as f32;
         }
         if self.features.names {
-            for named in 0..self.tags {
-                self.name_weights[named * self.tags + slot] = (sign * params[words + named]) as f32;
-            }
+            self.name_weights[slot] = (sign * params[words]) as f32;
         }
         self.bias[slot] = Some((sign * fitted.intercept()) as f32);
     }
 
-    /// The training texts as rows of features (dense: the catalog is small).
-    fn matrix(&self, analyzed: &[Analyzed]) -> Array2<f64> {
-        let words = self.table.features();
-        let names = if self.features.names { self.tags } else { 0 };
-        let mut x = Array2::zeros((analyzed.len(), words + names));
+    /// `words` and a last column: whether each text names the tag `slot`.
+    fn with_name(&self, words: &Array2<f64>, analyzed: &[Analyzed], slot: usize) -> Array2<f64> {
+        let (rows, columns) = words.dim();
+        let mut x = Array2::zeros((rows, columns + 1));
+        x.slice_mut(ndarray::s![.., ..columns]).assign(words);
+        for (row, text) in analyzed.iter().enumerate() {
+            if text.named.contains(&slot) {
+                x[[row, columns]] = 1.0;
+            }
+        }
+        x
+    }
+
+    /// The training texts as rows of TF-IDF (dense: the catalog is small).
+    fn words(&self, analyzed: &[Analyzed]) -> Array2<f64> {
+        let mut x = Array2::zeros((analyzed.len(), self.table.features()));
         for (row, text) in analyzed.iter().enumerate() {
             for (id, value) in self.tf_idf(text) {
                 x[[row, id as usize]] = f64::from(value);
-            }
-            if self.features.names {
-                for &slot in &text.named {
-                    x[[row, words + slot]] = 1.0;
-                }
             }
         }
         x
@@ -178,8 +202,8 @@ impl Model {
             .map(move |c| (c.0, if norm > 0.0 { weight(c) / norm } else { 0.0 }))
     }
 
-    /// The probability of each tag (slot) for `text`; `None` where the tag
-    /// was not learned.
+    /// The probability of each tag (slot) for `text`, 0 where the text gives
+    /// too little evidence for it; `None` where the tag was not learned.
     pub(super) fn probabilities(&self, text: &Analyzed) -> Vec<Option<f32>> {
         let mut scores: Vec<f32> = self.bias.iter().map(|b| b.unwrap_or(0.0)).collect();
         let add = |scores: &mut [f32], row: &[f32], value: f32| {
@@ -193,16 +217,38 @@ impl Model {
         }
         if self.features.names {
             for &slot in &text.named {
-                let at = slot * self.tags;
-                add(&mut scores, &self.name_weights[at..at + self.tags], 1.0);
+                scores[slot] += self.name_weights[slot];
             }
         }
         scores
             .into_iter()
             .zip(&self.bias)
-            .map(|(score, bias)| bias.map(|_| 1.0 / (1.0 + (-score).exp())))
+            .map(|(score, bias)| {
+                bias.map(|bias| {
+                    if score - bias >= MIN_EVIDENCE {
+                        1.0 / (1.0 + (-score).exp())
+                    } else {
+                        0.0
+                    }
+                })
+            })
             .collect()
     }
+}
+
+/// Each tag of the vocabulary as one more example of it: its label,
+/// description and aliases.
+fn descriptions(vocabulary: &Vocabulary, tags: &[String]) -> Vec<Example> {
+    tags.iter()
+        .filter_map(|id| vocabulary.get(id))
+        .map(|tag| Example {
+            id: tag.id.clone(),
+            parts: std::iter::once(tag.description.clone())
+                .chain(tag.names().map(str::to_string))
+                .collect(),
+            tags: vec![tag.id.clone()],
+        })
+        .collect()
 }
 
 /// Smoothed inverse document frequency, ln((1 + n) / (1 + df)) + 1.

@@ -26,7 +26,7 @@ use crate::model::{PredictedTag, Record};
 /// A tag is predicted when its probability reaches this. One threshold for
 /// every tag (most have a handful of examples, too few to tune one each),
 /// chosen by the leave-one-out of `bench/tags.sh` on the shipped catalog.
-pub const THRESHOLD: f32 = 0.3;
+pub const THRESHOLD: f32 = 0.07;
 /// Most tags predicted for one record: as many as a curated entry may have.
 pub const MAX_PREDICTED: usize = 8;
 
@@ -37,7 +37,8 @@ pub enum Method {
     Vocabulary,
     /// A regression per tag over TF-IDF of the words.
     Words,
-    /// The regression over the words and the names found (the default).
+    /// The regression over the words and the tag's name found, also
+    /// trained on the vocabulary's descriptions of the tags (the default).
     Combined,
 }
 

@@ -126,42 +126,40 @@ impl Model {
             table,
         };
         let words = model.words(&analyzed);
-        for (slot, tag) in tags.iter().enumerate() {
-            let y: Array1<bool> = examples.iter().map(|e| e.tags.contains(tag)).collect();
+        let fit_slot = |slot: usize| {
+            let y: Array1<bool> = examples
+                .iter()
+                .map(|e| e.tags.contains(&tags[slot]))
+                .collect();
             let positives = y.iter().filter(|&&p| p).count();
             if positives < MIN_POSITIVES || positives == y.len() {
-                continue;
+                return None;
             }
             let x = if features.names {
                 model.with_name(&words, &analyzed, slot)
             } else {
                 words.clone()
             };
-            model.fit(slot, x, y);
+            fit(x, y)
+        };
+        for (slot, fitted) in in_parallel(tags.len(), fit_slot).into_iter().enumerate() {
+            if let Some((params, intercept)) = fitted {
+                model.set(slot, &params, intercept);
+            }
         }
         model
     }
 
-    /// One regression; its weights become column `slot` of the rows.
-    fn fit(&mut self, slot: usize, x: Array2<f64>, y: Array1<bool>) {
-        let regression = LogisticRegression::default()
-            .alpha(ALPHA)
-            .max_iterations(MAX_ITERATIONS);
-        let Ok(fitted) = regression.fit(&Dataset::new(x, y)) else {
-            return;
-        };
-        // linfa's "positive" class is the more frequent one: for a tag, the
-        // texts without it. The model of the tag is then the negation.
-        let sign = if fitted.labels().pos.class { 1.0 } else { -1.0 };
-        let params = fitted.params();
+    /// Column `slot` of the rows: the regression of that tag.
+    fn set(&mut self, slot: usize, params: &Array1<f64>, intercept: f64) {
         let words = self.table.features();
         for feature in 0..words {
-            self.word_weights[feature * self.tags + slot] = (sign * params[feature]) as f32;
+            self.word_weights[feature * self.tags + slot] = params[feature] as f32;
         }
         if self.features.names {
-            self.name_weights[slot] = (sign * params[words]) as f32;
+            self.name_weights[slot] = params[words] as f32;
         }
-        self.bias[slot] = Some((sign * fitted.intercept()) as f32);
+        self.bias[slot] = Some(intercept as f32);
     }
 
     /// `words` and a last column: whether each text names the tag `slot`.
@@ -249,6 +247,37 @@ fn descriptions(vocabulary: &Vocabulary, tags: &[String]) -> Vec<Example> {
             tags: vec![tag.id.clone()],
         })
         .collect()
+}
+
+/// One regression: its weights and intercept for the tag (`y` true).
+fn fit(x: Array2<f64>, y: Array1<bool>) -> Option<(Array1<f64>, f64)> {
+    let regression = LogisticRegression::default()
+        .alpha(ALPHA)
+        .max_iterations(MAX_ITERATIONS);
+    let fitted = regression.fit(&Dataset::new(x, y)).ok()?;
+    // linfa's "positive" class is the more frequent one: for a tag, the
+    // texts without it. The model of the tag is then the negation.
+    let sign = if fitted.labels().pos.class { 1.0 } else { -1.0 };
+    Some((fitted.params() * sign, fitted.intercept() * sign))
+}
+
+/// `f(0..n)`, on a thread per core (training is most of an import's start).
+fn in_parallel<T: Send>(n: usize, f: impl Fn(usize) -> T + Sync) -> Vec<T> {
+    let threads = std::thread::available_parallelism().map_or(1, |t| t.get());
+    let chunk = n.div_ceil(threads).max(1);
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..n)
+            .step_by(chunk)
+            .map(|start| {
+                let f = &f;
+                scope.spawn(move || (start..(start + chunk).min(n)).map(f).collect::<Vec<T>>())
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+            .collect()
+    })
 }
 
 /// Smoothed inverse document frequency, ln((1 + n) / (1 + df)) + 1.

@@ -32,8 +32,11 @@ pub(super) struct TermTable {
     ids: FxHashMap<String, u32>,
     features: usize,
     /// The first term of a name, to the rest of it and the tag (its slot).
-    names: FxHashMap<u32, Vec<(Box<[u32]>, usize)>>,
+    names: FxHashMap<u32, Vec<NameRest>>,
 }
+
+/// The terms of a name after its first, and the slot of its tag.
+type NameRest = (Box<[u32]>, usize);
 
 /// What a text is made of, for the model.
 #[derive(Debug, Clone, Default, PartialEq)]

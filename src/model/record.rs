@@ -18,12 +18,22 @@ pub struct Record {
     pub tags: Vec<String>,
     /// What it uses without being about it.
     pub uses: Vec<String>,
+    /// Tags a model learned from the catalog predicts, for a record without
+    /// curated `tags` (see `predict`), most confident first.
+    pub predicted: Vec<PredictedTag>,
     pub url: String,
     pub arxiv: Option<String>,
     pub doi: Option<String>,
     pub note: String,
     pub abstract_text: Option<String>,
     pub abstract_source: Option<Source>,
+}
+
+/// A tag predicted for a record, with the model's confidence in [0, 1].
+#[derive(Debug, Clone, PartialEq)]
+pub struct PredictedTag {
+    pub tag: String,
+    pub confidence: f32,
 }
 
 impl Record {

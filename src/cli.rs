@@ -190,15 +190,25 @@ pub struct SearchArgs {
     pub query: Vec<String>,
     #[command(flatten)]
     pub output: HitsOutput,
-    /// Show the parsed query, its expansions and each hit's score breakdown
-    #[arg(long)]
-    pub explain: bool,
+    /// Show the parsed query, its expansions and what each hit scored on
+    /// (fields, terms, weights); --explain=raw prints the whole score tree
+    #[arg(long, value_enum, value_name = "HOW", num_args = 0..=1, require_equals = true, default_missing_value = "readable")]
+    pub explain: Option<ExplainArg>,
     /// On a large index, score every match exactly instead of ranking the
     /// best candidates of a faster first pass (slower; rarely different)
     #[arg(long)]
     pub exhaustive: bool,
     #[command(flatten)]
     pub filters: FilterArgs,
+}
+
+/// `--explain` or `--explain=raw`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ExplainArg {
+    /// The clauses that scored, a line each
+    Readable,
+    /// tantivy's score tree, a line a node
+    Raw,
 }
 
 #[derive(Debug, Args)]

@@ -364,10 +364,31 @@ fn explain_shows_the_parsed_query_and_its_expansions() {
 }
 
 #[test]
-fn explain_shows_how_each_score_was_made() {
-    search(&Fixture::new(), &["--explain", "gradient checkpointing"])
-        .success()
-        .stdout_has("Boost");
+fn explain_says_which_fields_and_terms_scored_with_their_weights() {
+    let run = search(
+        &Fixture::new(),
+        &["--explain", "--json", "-n", "1", "gradient checkpointing"],
+    )
+    .success();
+    let hits = run.json_lines();
+    // The tag the phrase names, and one of the technique's other names
+    // ("activation recomputation", stemmed) in the tags' text, at the
+    // weight of other names (a quarter of the field's).
+    assert_eq!(
+        hits[0]["explanation"].as_str().unwrap(),
+        "3.294 score, from:\n    2.620  tagged activation-recomputation ×4\n    0.675  tag_text: \"activ recomput\" ×0.5\n"
+    );
+}
+
+#[test]
+fn explain_raw_prints_the_whole_score_tree() {
+    search(
+        &Fixture::new(),
+        &["--explain=raw", "gradient checkpointing"],
+    )
+    .success()
+    .stdout_has("Boost x4 of")
+    .stdout_has("TermQuery");
 }
 
 #[test]

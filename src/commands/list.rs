@@ -38,7 +38,7 @@ pub fn run(
         query: "",
         filters,
         limit: catalog.entries.len().max(1),
-        explain: false,
+        explain: None,
         exhaustive: false,
     };
     let outcome = search_catalog(locations, &catalog, &open, &request)?;

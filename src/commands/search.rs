@@ -37,14 +37,17 @@ pub fn run(
         query: &query,
         filters,
         limit: args.output.limit_or(DEFAULT_LIMIT),
-        explain: args.explain,
+        explain: args.explain.map(|style| match style {
+            crate::cli::ExplainArg::Readable => crate::search::ExplainStyle::Readable,
+            crate::cli::ExplainArg::Raw => crate::search::ExplainStyle::Raw,
+        }),
         exhaustive: args.exhaustive,
     };
     let (catalog, open, outcome) = super::read_healing(locations, err, |catalog, open| {
         search_catalog(locations, catalog, open, &request)
     })?;
     let format = args.output.format();
-    report_rewrites(&outcome, args.explain, format, err);
+    report_rewrites(&outcome, args.explain.is_some(), format, err);
     print_hits(&outcome.hits, format, style, out)?;
     if outcome.hits.is_empty() && format == Format::Table {
         let hint = no_results_hint(locations, &catalog, &open, &request)?;
@@ -122,7 +125,7 @@ fn no_results_hint(
             query,
             filters,
             limit: 1,
-            explain: false,
+            explain: None,
             exhaustive: false,
         };
         Ok(words_or_filters

@@ -1,41 +1,101 @@
-//! `--explain`: a hit's score as a tree of contributions, one line a node.
+//! `--explain`: why a hit scored what it did. Read as a few lines, one per
+//! labelled clause that matched (its field, its terms and its weight, see
+//! `labelled.rs`), largest first; `--explain=raw` prints tantivy's whole
+//! tree instead.
 
 use tantivy::query::Query;
 use tantivy::{DocAddress, Searcher};
 
+use super::labelled::MARK;
 use crate::error::Error;
 
-/// A hit's score as a tree of contributions, one line per node.
+/// How `--explain` shows a score.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ExplainStyle {
+    /// The clauses that scored, in a few lines.
+    Readable,
+    /// tantivy's explanation tree, one line a node.
+    Raw,
+}
+
+/// Clauses shown before the rest are summed up in one line.
+const SHOWN: usize = 8;
+
 pub fn explain(
     query: &dyn Query,
     searcher: &Searcher,
     address: DocAddress,
+    style: ExplainStyle,
 ) -> Result<String, Error> {
     let explanation = query.explain(searcher, address)?;
     let json: serde_json::Value =
         serde_json::from_str(&explanation.to_pretty_json()).unwrap_or_default();
     let mut out = String::new();
-    render_explanation(&json, 0, &mut out);
+    match style {
+        ExplainStyle::Raw => render_tree(&json, 0, &mut out),
+        ExplainStyle::Readable => render_clauses(&json, &mut out),
+    }
     Ok(out)
 }
 
-fn render_explanation(node: &serde_json::Value, depth: usize, out: &mut String) {
-    let value = node
-        .get("value")
+fn value(node: &serde_json::Value) -> f64 {
+    node.get("value")
         .and_then(serde_json::Value::as_f64)
-        .unwrap_or(0.0);
-    let description = node
-        .get("description")
+        .unwrap_or(0.0)
+}
+
+fn description(node: &serde_json::Value) -> &str {
+    node.get("description")
         .and_then(serde_json::Value::as_str)
-        .unwrap_or("");
-    // Deep BM25 internals (idf, tf parts) add little for a reader.
-    if depth > 4 || (value == 0.0 && depth > 0) {
+        .unwrap_or("")
+}
+
+fn children(node: &serde_json::Value) -> &[serde_json::Value] {
+    node.get("details")
+        .and_then(serde_json::Value::as_array)
+        .map_or(&[], Vec::as_slice)
+}
+
+/// The score, then each outermost labelled clause that scored.
+fn render_clauses(root: &serde_json::Value, out: &mut String) {
+    let mut clauses = Vec::new();
+    collect_labelled(root, &mut clauses);
+    clauses.sort_by(|a, b| b.0.total_cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
+    out.push_str(&format!("{:.3} score, from:\n", value(root)));
+    for (score, label) in clauses.iter().take(SHOWN) {
+        out.push_str(&format!("  {score:>7.3}  {label}\n"));
+    }
+    if clauses.len() > SHOWN {
+        let rest: f64 = clauses[SHOWN..].iter().map(|(s, _)| s).sum();
+        let more = clauses.len() - SHOWN;
+        let clauses = if more == 1 { "clause" } else { "clauses" };
+        out.push_str(&format!("  {rest:>7.3}  {more} more {clauses}\n"));
+    }
+}
+
+fn collect_labelled(node: &serde_json::Value, out: &mut Vec<(f64, String)>) {
+    if value(node) <= 0.0 {
         return;
     }
+    if let Some(label) = description(node).strip_prefix(MARK) {
+        out.push((value(node), label.to_string()));
+        return;
+    }
+    for child in children(node) {
+        collect_labelled(child, out);
+    }
+}
+
+fn render_tree(node: &serde_json::Value, depth: usize, out: &mut String) {
+    let value = value(node);
+    // Deep BM25 internals (idf, tf parts) add little for a reader.
+    if depth > 6 || (value == 0.0 && depth > 0) {
+        return;
+    }
+    let description = description(node);
+    let description = description.strip_prefix(MARK).unwrap_or(description);
     out.push_str(&format!("{}{value:.3} {description}\n", "  ".repeat(depth)));
-    if let Some(details) = node.get("details").and_then(serde_json::Value::as_array) {
-        for child in details {
-            render_explanation(child, depth + 1, out);
-        }
+    for child in children(node) {
+        render_tree(child, depth + 1, out);
     }
 }

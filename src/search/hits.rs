@@ -40,8 +40,8 @@ pub fn build(
     let mut hits: Vec<Hit> = hits
         .into_iter()
         .map(|(mut hit, address)| {
-            if request.explain {
-                hit.explanation = Some(explain(query, cx.searcher, address)?);
+            if let Some(style) = request.explain {
+                hit.explanation = Some(explain(query, cx.searcher, address, style)?);
             }
             Ok(hit)
         })

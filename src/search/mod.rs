@@ -8,6 +8,7 @@ mod explain;
 mod facets;
 pub mod filter;
 mod hits;
+mod labelled;
 mod listing;
 mod plan;
 pub mod query;
@@ -24,6 +25,7 @@ use std::ops::Range;
 pub use boosts::Boosts;
 use compile::Context;
 pub use compile::Expansion;
+pub use explain::ExplainStyle;
 pub use filter::{Filter, Origin, YearRange};
 pub use similar::similar;
 pub use two_phase::Ranking;
@@ -40,7 +42,8 @@ pub struct SearchRequest<'a> {
     /// gave it.
     pub filters: Vec<(Filter, Origin)>,
     pub limit: usize,
-    pub explain: bool,
+    /// Each hit's score explained, and how.
+    pub explain: Option<ExplainStyle>,
     /// Score every match exactly, even on a large index (see `two_phase`).
     pub exhaustive: bool,
 }

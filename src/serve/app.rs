@@ -52,7 +52,7 @@ impl App {
             query: &params.q,
             filters: params.filters.clone(),
             limit: params.limit,
-            explain: false,
+            explain: None,
             exhaustive: false,
         };
         let (outcome, counts) = search_counted(

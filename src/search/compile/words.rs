@@ -14,6 +14,7 @@ use crate::catalog::{Tag, squash};
 use crate::ident;
 use crate::index::analysis::{self, terms_with_positions};
 use crate::index::{Fields, identifier_query};
+use crate::search::labelled::Labelled;
 
 /// About what BM25 gives a word found in one document of a thousand.
 const IDENTIFIER_SCORE: f32 = 7.0;
@@ -92,10 +93,9 @@ impl Compilation<'_> {
             let joined = format!("{}{}", squash(pair[0]), squash(pair[1]));
             if !joined.is_empty() {
                 let query = term_query(self.cx.fields.joined, &joined);
-                clauses.push((
-                    Occur::Should,
-                    Box::new(BoostQuery::new(query, self.cx.boosts.joined)),
-                ));
+                let boosted = Box::new(BoostQuery::new(query, self.cx.boosts.joined));
+                let label = weight_label(&format!("joined: {joined}"), self.cx.boosts.joined);
+                clauses.push((Occur::Should, Labelled::boxed(label, boosted)));
                 self.scoring = true;
             }
         }
@@ -109,12 +109,15 @@ impl Compilation<'_> {
         let mut alternatives: Vec<Q> = self.text_parts(span, quoting);
         if self.mode != Mode::Phrases {
             let (f, b) = (self.cx.fields, self.cx.boosts);
-            let tagged = term_query(f.tags, &tag.id);
-            alternatives.push(Box::new(BoostQuery::new(tagged, b.tag)));
-            let using = term_query(f.uses, &tag.id);
-            alternatives.push(Box::new(BoostQuery::new(using, b.uses)));
-            let predicted = term_query(f.predicted, &tag.id);
-            alternatives.push(Box::new(BoostQuery::new(predicted, b.predicted)));
+            for (field, weight, what) in [
+                (f.tags, b.tag, "tagged"),
+                (f.uses, b.uses, "uses"),
+                (f.predicted, b.predicted, "predicted tag"),
+            ] {
+                let query = Box::new(BoostQuery::new(term_query(field, &tag.id), weight));
+                let label = weight_label(&format!("{what} {}", tag.id), weight);
+                alternatives.push(Labelled::boxed(label, query));
+            }
         }
         let typed = squash(span);
         // Names that analyze alike ("recomputation", "recompute") are one
@@ -193,11 +196,14 @@ impl Compilation<'_> {
             per_field.extend(self.in_fields(Analyzer::English, &written, &joined, quoting));
         }
         if !joined.is_empty() && self.mode != Mode::Phrases {
-            let q = term_query(f.joined, &joined);
-            per_field.push(Box::new(BoostQuery::new(q, b.joined)));
+            let q = Box::new(BoostQuery::new(term_query(f.joined, &joined), b.joined));
+            let label = weight_label(&format!("joined: {joined}"), b.joined);
+            per_field.push(Labelled::boxed(label, q));
         }
-        if self.mode != Mode::Phrases {
-            per_field.extend(identifier_queries(f, text.trim(), b.identifier));
+        if self.mode != Mode::Phrases
+            && let Some(q) = identifier_queries(f, text.trim(), b.identifier)
+        {
+            per_field.push(Labelled::boxed(format!("identifier {}", text.trim()), q));
         }
         if !per_field.is_empty() {
             self.scoring = true;
@@ -233,10 +239,29 @@ impl Compilation<'_> {
             Mode::Phrases if !phrase => return Vec::new(),
             _ => self.phrases |= phrase,
         }
+        let label = {
+            let words: Vec<&str> = terms.iter().map(|(_, t)| t.as_str()).collect();
+            let name = self.cx.searcher.schema().get_field_name(field);
+            let shown = if phrase {
+                format!("{name}: \"{}\"", words.join(" "))
+            } else {
+                format!("{name}: {}", words.join(" "))
+            };
+            weight_label(&shown, weight)
+        };
         query_of_terms(field, terms)
-            .map(|q| Box::new(BoostQuery::new(q, weight)) as Q)
+            .map(|q| Labelled::boxed(label, Box::new(BoostQuery::new(q, weight))))
             .into_iter()
             .collect()
+    }
+}
+
+/// What a clause matched, and its weight when it is not 1.
+fn weight_label(what: &str, weight: f32) -> String {
+    if weight == 1.0 {
+        what.to_string()
+    } else {
+        format!("{what} ×{weight}")
     }
 }
 

@@ -7,7 +7,8 @@
 
 use tantivy::Index;
 
-use super::cached_tokenizer::{CachedTokenizer, LONGEST_WORD};
+use super::cached_tokenizer::CachedTokenizer;
+pub use super::cached_tokenizer::LONGEST_WORD;
 use super::selective_stemmer::SelectiveStemmer;
 use tantivy::tokenizer::{
     AsciiFoldingFilter, Language, LowerCaser, RemoveLongFilter, SimpleTokenizer, StopWordFilter,

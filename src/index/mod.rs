@@ -236,8 +236,8 @@ pub(crate) fn add_catalog(
     cache: &Cache,
 ) -> Result<usize, Error> {
     let mut with_abstract = 0;
-    // Uncurated entries (an import's, before a curator tags them) get
-    // predicted tags; the model is learned only when there is one.
+    // Entries without curated tags, if any, get predicted tags; the model
+    // is learned only then (a valid catalog's entries all have tags).
     let predictor = catalog
         .entries
         .iter()

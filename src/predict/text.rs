@@ -3,6 +3,7 @@
 //! "pipelined" are one word) and the tags whose names the text spells out.
 
 use std::cell::RefCell;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use rustc_hash::FxHashMap;
 use tantivy::tokenizer::TextAnalyzer;
@@ -12,11 +13,21 @@ use crate::index::analysis;
 
 /// A word the table does not know.
 const UNKNOWN: u32 = u32::MAX;
+/// Words of this many bytes or more are left out, as the analyzer does.
+const LONGEST_WORD: usize = crate::index::analysis::LONGEST_WORD;
+/// Most words each thread remembers the id of (names and numbers are many).
+const REMEMBERED_WORDS: usize = 1 << 18;
+
+/// Tells tables apart, so that a thread's remembered words are those of the
+/// table it reads.
+static TABLES: AtomicU64 = AtomicU64::new(1);
 
 thread_local! {
     /// One analyzer per thread, and its cache of the terms of words (import
     /// workers predict for a million records).
     static ENGLISH: RefCell<TextAnalyzer> = RefCell::new(analysis::english());
+    /// Each ASCII word, lower-cased, to its id in the table numbered `.0`.
+    static WORD_IDS: RefCell<(u64, FxHashMap<Box<[u8]>, u32>)> = RefCell::default();
 }
 
 /// The analyzed terms of `text`.
@@ -31,6 +42,8 @@ pub(super) fn terms(text: &str) -> Vec<String> {
 pub(super) struct TermTable {
     ids: FxHashMap<String, u32>,
     features: usize,
+    /// This table's number (see [`TABLES`]).
+    serial: u64,
     /// The first term of a name, to the rest of it and the tag (its slot).
     names: FxHashMap<u32, Vec<NameRest>>,
 }
@@ -53,6 +66,7 @@ impl TermTable {
     pub(super) fn new(features: Vec<String>, vocabulary: &Vocabulary, tags: &[String]) -> Self {
         let mut table = TermTable {
             features: features.len(),
+            serial: TABLES.fetch_add(1, Ordering::Relaxed),
             ..TermTable::default()
         };
         for (id, term) in features.into_iter().enumerate() {
@@ -81,6 +95,64 @@ impl TermTable {
         *self.ids.entry(term).or_insert(next)
     }
 
+    /// The term id (or [`UNKNOWN`]) of each word of `text`, as the English
+    /// analyzer splits and stems it; an ASCII word seen before costs one
+    /// lookup of it lower-cased (an import predicts for a million records).
+    fn push_ids(&self, text: &str, sequence: &mut Vec<u32>) {
+        WORD_IDS.with_borrow_mut(|(table, memo)| {
+            if *table != self.serial {
+                memo.clear();
+                *table = self.serial;
+            }
+            let bytes = text.as_bytes();
+            let separator = |b: u8| b.is_ascii() && !b.is_ascii_alphanumeric();
+            let mut lower = [0u8; LONGEST_WORD];
+            let mut at = 0;
+            while at < bytes.len() {
+                if separator(bytes[at]) {
+                    at += 1;
+                    continue;
+                }
+                let start = at;
+                while at < bytes.len() && !separator(bytes[at]) {
+                    at += 1;
+                }
+                // Both ends are at ASCII bytes (or the end): char boundaries.
+                let word = &text[start..at];
+                if !word.is_ascii() {
+                    self.push_analyzed(word, sequence);
+                } else if word.len() < LONGEST_WORD {
+                    let lower = &mut lower[..word.len()];
+                    lower.copy_from_slice(word.as_bytes());
+                    lower.make_ascii_lowercase();
+                    let id = match memo.get(&*lower) {
+                        Some(&id) => id,
+                        None => {
+                            let id = self.id_of_word(word);
+                            if memo.len() < REMEMBERED_WORDS {
+                                memo.insert((&*lower).into(), id);
+                            }
+                            id
+                        }
+                    };
+                    sequence.push(id);
+                }
+            }
+        });
+    }
+
+    /// The ids of the terms the analyzer makes of `text`.
+    fn push_analyzed(&self, text: &str, sequence: &mut Vec<u32>) {
+        for term in terms(text) {
+            sequence.push(self.ids.get(&term).copied().unwrap_or(UNKNOWN));
+        }
+    }
+
+    fn id_of_word(&self, word: &str) -> u32 {
+        let term = terms(word).into_iter().next().unwrap_or_default();
+        self.ids.get(&term).copied().unwrap_or(UNKNOWN)
+    }
+
     pub(super) fn features(&self) -> usize {
         self.features
     }
@@ -88,21 +160,18 @@ impl TermTable {
     /// The known terms and tag names of `parts` (a name does not run from one
     /// part into the next).
     pub(super) fn analyze<'a>(&self, parts: impl IntoIterator<Item = &'a str>) -> Analyzed {
-        let mut counts: FxHashMap<u32, f32> = FxHashMap::default();
+        let mut known: Vec<u32> = Vec::new();
         let mut named = Vec::new();
         let mut sequence = Vec::new();
         for part in parts {
             sequence.clear();
-            ENGLISH.with_borrow_mut(|english| {
-                let mut stream = english.token_stream(part);
-                while let Some(token) = stream.next() {
-                    let id = self.ids.get(token.text.as_str()).copied();
-                    sequence.push(id.unwrap_or(UNKNOWN));
-                }
-            });
+            self.push_ids(part, &mut sequence);
             for (at, &id) in sequence.iter().enumerate() {
+                if id == UNKNOWN {
+                    continue;
+                }
                 if (id as usize) < self.features {
-                    *counts.entry(id).or_default() += 1.0;
+                    known.push(id);
                 }
                 for (rest, slot) in self.names.get(&id).into_iter().flatten() {
                     if sequence[at + 1..].starts_with(rest) {
@@ -111,8 +180,15 @@ impl TermTable {
                 }
             }
         }
-        let mut counts: Vec<(u32, f32)> = counts.into_iter().collect();
-        counts.sort_unstable_by_key(|&(id, _)| id);
+        // Counted by sorting: a text has a few dozen known terms.
+        known.sort_unstable();
+        let mut counts: Vec<(u32, f32)> = Vec::with_capacity(known.len());
+        for id in known {
+            match counts.last_mut() {
+                Some((last, count)) if *last == id => *count += 1.0,
+                _ => counts.push((id, 1.0)),
+            }
+        }
         named.sort_unstable();
         named.dedup();
         Analyzed { counts, named }
@@ -151,6 +227,27 @@ mod tests {
         let analyzed = table.analyze(["the ZC of zint Caching"]);
         assert_eq!(analyzed.named, [1]);
         assert!(analyzed.counts.is_empty());
+    }
+
+    #[test]
+    fn words_get_the_ids_of_the_analyzers_terms() {
+        let text = format!(
+            "Zürich-based PIPELINES, pipelined; naïve 3-D x{} Ünïcode—dash l'état GPUs",
+            "y".repeat(45)
+        );
+        let features: Vec<String> = terms(&text).into_iter().skip(1).step_by(2).collect();
+        let table = TermTable::new(features, &vocabulary(), &[]);
+        let (mut fast, mut analyzed) = (Vec::new(), Vec::new());
+        // Twice: the second time from the remembered words.
+        for _ in 0..2 {
+            fast.clear();
+            table.push_ids(&text, &mut fast);
+            analyzed.clear();
+            table.push_analyzed(&text, &mut analyzed);
+            assert_eq!(fast, analyzed);
+        }
+        assert!(fast.iter().any(|&id| id != UNKNOWN));
+        assert!(fast.contains(&UNKNOWN));
     }
 
     #[test]

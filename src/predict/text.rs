@@ -27,8 +27,11 @@ thread_local! {
     /// workers predict for a million records).
     static ENGLISH: RefCell<TextAnalyzer> = RefCell::new(analysis::english());
     /// Each ASCII word, lower-cased, to its id in the table numbered `.0`.
-    static WORD_IDS: RefCell<(u64, FxHashMap<Box<[u8]>, u32>)> = RefCell::default();
+    static WORD_IDS: RefCell<(u64, WordIds)> = RefCell::default();
 }
+
+/// ASCII words, lower-cased, to their ids.
+type WordIds = FxHashMap<Box<[u8]>, u32>;
 
 /// The analyzed terms of `text`.
 pub(super) fn terms(text: &str) -> Vec<String> {

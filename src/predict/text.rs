@@ -18,6 +18,9 @@ const LONGEST_WORD: usize = crate::index::analysis::LONGEST_WORD;
 /// Most words each thread remembers the id of (names and numbers are many).
 const REMEMBERED_WORDS: usize = 1 << 18;
 
+/// ASCII words, lower-cased, to their term ids.
+type WordIds = FxHashMap<Box<[u8]>, u32>;
+
 /// Tells tables apart, so that a thread's remembered words are those of the
 /// table it reads.
 static TABLES: AtomicU64 = AtomicU64::new(1);
@@ -27,7 +30,7 @@ thread_local! {
     /// workers predict for a million records).
     static ENGLISH: RefCell<TextAnalyzer> = RefCell::new(analysis::english());
     /// Each ASCII word, lower-cased, to its id in the table numbered `.0`.
-    static WORD_IDS: RefCell<(u64, FxHashMap<Box<[u8]>, u32>)> = RefCell::default();
+    static WORD_IDS: RefCell<(u64, WordIds)> = RefCell::default();
 }
 
 /// The analyzed terms of `text`.

@@ -18,6 +18,9 @@ const LONGEST_WORD: usize = crate::index::analysis::LONGEST_WORD;
 /// Most words each thread remembers the id of (names and numbers are many).
 const REMEMBERED_WORDS: usize = 1 << 18;
 
+/// ASCII words, lower-cased, to their term ids.
+type WordIds = FxHashMap<Box<[u8]>, u32>;
+
 /// Tells tables apart, so that a thread's remembered words are those of the
 /// table it reads.
 static TABLES: AtomicU64 = AtomicU64::new(1);

@@ -33,9 +33,6 @@ thread_local! {
     static WORD_IDS: RefCell<(u64, WordIds)> = RefCell::default();
 }
 
-/// ASCII words, lower-cased, to their ids.
-type WordIds = FxHashMap<Box<[u8]>, u32>;
-
 /// The analyzed terms of `text`.
 pub(super) fn terms(text: &str) -> Vec<String> {
     ENGLISH.with_borrow_mut(|english| analysis::terms(english, text))

@@ -15,10 +15,12 @@ use std::path::Path;
 use std::sync::Arc;
 
 pub use load::{load_dir, load_files};
-pub use merge::{ItemReport, Merge, MergeReport, Outcome, merge_import};
+pub use merge::{ItemReport, Merge, MergeReport, Outcome, merge_import, propose_id};
+pub(crate) use merge::unique_id;
 pub use source::{Location, Problem, SourceFile};
 pub use validate::{advice, validate};
 pub use vocabulary::{Tag, Vocabulary};
+pub use write::render_draft;
 
 /// The name of the vocabulary file inside a catalog folder.
 pub use crate::model::Kind;

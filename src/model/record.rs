@@ -24,6 +24,9 @@ pub struct Record {
     pub note: String,
     pub abstract_text: Option<String>,
     pub abstract_source: Option<Source>,
+    /// The day of an imported record's first version (else of its last
+    /// change), `YYYY-MM-DD`.
+    pub submitted: Option<String>,
 }
 
 impl Record {

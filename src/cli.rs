@@ -279,8 +279,17 @@ pub struct ImportArgs {
     #[arg(long)]
     pub dry_run: bool,
     /// One JSON object per list item with a link: line, outcome, reason, title, url, id
+    /// (with --sync, one per change: line, change, id, old, new)
     #[arg(long, conflicts_with = "arxiv_snapshot")]
     pub json: bool,
+    /// FILE is a newer version of the list the catalog was imported from:
+    /// print what changed upstream (new, removed and retitled entries, new
+    /// links, authors, venues and years); nothing is written without --apply
+    #[arg(long, conflicts_with = "arxiv_snapshot")]
+    pub sync: bool,
+    /// With --sync: make the changes, keeping every curated field
+    #[arg(long, requires = "sync", conflicts_with = "dry_run")]
+    pub apply: bool,
     /// Index arXiv's metadata snapshot (JSON Lines, .gz, or "-") as the arxiv collection
     #[arg(long, value_name = "FILE")]
     pub arxiv_snapshot: Option<PathBuf>,

@@ -14,7 +14,8 @@ use crate::error::Error;
 use crate::fsutil::read_regular_file;
 
 const SECTION_FIELDS: &[&str] = &["name", "group", "order"];
-const ENTRY_FIELDS: &[&str] = &[
+/// An entry's fields, in the order the shipped layout writes them.
+pub(super) const ENTRY_FIELDS: &[&str] = &[
     "id",
     "kind",
     "title",
@@ -47,9 +48,10 @@ pub fn load_dir(dir: &Path) -> Result<(Catalog, Vec<Problem>), Error> {
     let mut paths = Vec::new();
     for item in read_dir {
         let path = item.map_err(|e| Error::io(dir, e))?.path();
-        let settings = path
-            .file_name()
-            .is_some_and(|n| n == super::RANKING_FILE || n == super::LIST_FILE);
+        let settings = path.file_name().is_some_and(|n| {
+            [super::RANKING_FILE, super::LIST_FILE, super::REMOVED_FILE]
+                .contains(&n.to_str().unwrap_or_default())
+        });
         if path.extension().is_some_and(|x| x == "toml") && !settings {
             paths.push(path);
         }
@@ -90,7 +92,11 @@ pub fn load_files(files: &[SourceFile]) -> (Catalog, Vec<Problem>) {
         let Some(table) = parse(file, &mut problems) else {
             continue;
         };
-        if file.path.file_name().is_some_and(|n| n == super::LIST_FILE) {
+        if file
+            .path
+            .file_name()
+            .is_some_and(|n| n == super::LIST_FILE || n == super::REMOVED_FILE)
+        {
             continue;
         }
         if file.path.file_name().is_some_and(|n| n == TAGS_FILE) {

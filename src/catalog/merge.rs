@@ -71,7 +71,7 @@ impl MergeReport {
 /// A planned merge; `apply` writes it.
 pub struct Merge {
     pub report: MergeReport,
-    writes: Vec<(PathBuf, String)>,
+    pub(super) writes: Vec<(PathBuf, String)>,
 }
 
 impl Merge {
@@ -141,6 +141,17 @@ impl Works {
 
 /// Plans the merge of `list` into the catalog in `dir`.
 pub fn merge_import(dir: &Path, catalog: &Catalog, list: &ImportedList) -> Result<Merge, Error> {
+    merge_onto(dir, catalog, list, &HashMap::new())
+}
+
+/// Plans the merge of `list` onto section files whose texts in `edited`
+/// replace what is on disk (a sync edits them before adding to them).
+pub(super) fn merge_onto(
+    dir: &Path,
+    catalog: &Catalog,
+    list: &ImportedList,
+    edited: &HashMap<PathBuf, String>,
+) -> Result<Merge, Error> {
     let mut works = Works::default();
     for entry in &catalog.entries {
         let known = Known {
@@ -249,7 +260,10 @@ pub fn merge_import(dir: &Path, catalog: &Catalog, list: &ImportedList) -> Resul
                 let path = s.file.to_path_buf();
                 let mut text = match writes.iter().position(|(p, _)| *p == path) {
                     Some(i) => writes.remove(i).1,
-                    None => std::fs::read_to_string(&path).map_err(|e| Error::io(&path, e))?,
+                    None => match edited.get(&path) {
+                        Some(text) => text.clone(),
+                        None => std::fs::read_to_string(&path).map_err(|e| Error::io(&path, e))?,
+                    },
                 };
                 if !text.ends_with('\n') {
                     text.push('\n');
@@ -290,7 +304,8 @@ pub fn merge_import(dir: &Path, catalog: &Catalog, list: &ImportedList) -> Resul
 /// A file name for a new section that no other section uses.
 fn section_path(dir: &Path, name: &str, taken: &mut HashSet<PathBuf>) -> PathBuf {
     let slug = slugify(name);
-    let base = if slug.is_empty() || slug == "tags" || slug == "list" || slug == "ranking" {
+    let reserved = ["tags", "list", "ranking", "removed"];
+    let base = if slug.is_empty() || reserved.contains(&slug.as_str()) {
         format!("section-{}", taken.len() + 1)
     } else {
         slug

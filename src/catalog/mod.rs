@@ -2,11 +2,13 @@
 //! tag vocabulary. Loading and validation live here; nothing here touches the
 //! network or the index.
 
+mod edit;
 mod load;
 pub mod markdown;
 mod merge;
 mod reader;
 pub mod source;
+mod sync;
 mod validate;
 mod vocabulary;
 mod write;
@@ -18,6 +20,7 @@ pub use load::{load_dir, load_files};
 pub use merge::{ItemReport, Merge, MergeReport, Outcome, merge_import, propose_id};
 pub(crate) use merge::unique_id;
 pub use source::{Location, Problem, SourceFile};
+pub use sync::{Change, ChangeKind, Kept, Shown, Sync, plan_sync};
 pub use validate::{advice, validate};
 pub use vocabulary::{Tag, Vocabulary};
 pub use write::render_draft;
@@ -30,6 +33,9 @@ pub const TAGS_FILE: &str = "tags.toml";
 pub const RANKING_FILE: &str = "ranking.toml";
 /// The list a catalog was imported from, kept for export (not an entry file).
 pub const LIST_FILE: &str = "list.toml";
+/// Entries `import --sync --apply` removed because the list dropped them,
+/// kept whole so that their curation can be restored (not an entry file).
+pub const REMOVED_FILE: &str = "removed.toml";
 
 /// A heading of the list, stored as the `[section]` table of its file.
 #[derive(Debug, Clone, PartialEq, Eq)]

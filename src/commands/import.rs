@@ -1,11 +1,13 @@
-//! `import FILE.md`: merge an awesome list into the catalog folder.
+//! `import FILE.md`: merge an awesome list into the catalog folder, or
+//! (`--sync`) follow what changed in the list it was imported from.
 
 use std::io::{Read, Write};
 use std::path::Path;
 
 use crate::catalog::markdown::{ListLayout, parse_list};
 use crate::catalog::{
-    Catalog, ItemReport, LIST_FILE, MergeReport, Outcome, load_dir, merge_import,
+    Catalog, Change, ChangeKind, ItemReport, LIST_FILE, MergeReport, Outcome, Shown, load_dir,
+    merge_import, plan_sync,
 };
 use crate::cli::ImportArgs;
 use crate::diagnostic;
@@ -36,6 +38,9 @@ pub fn run(
             "{}: no list items with links found; is it an awesome-list Markdown file?",
             file.display()
         )));
+    }
+    if args.sync {
+        return run_sync(locations, args, file, &markdown, out, err);
     }
     // A dry run writes nothing, so without a catalog folder it compares
     // with the built-in catalog. Planning a merge reads the section files it
@@ -178,6 +183,161 @@ fn item_json(item: &ItemReport) -> serde_json::Value {
         }
     }
     value
+}
+
+/// `import --sync FILE`: what changed upstream since the catalog was
+/// imported from the list, one line (or JSON object) a change; `--apply`
+/// makes the changes.
+fn run_sync(
+    locations: &Locations,
+    args: &ImportArgs,
+    file: &Path,
+    markdown: &str,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> Result<(), Error> {
+    let dir = locations.catalog_dir()?;
+    let Some(layout) = ListLayout::load(dir)? else {
+        return Err(Error::Usage(format!(
+            "{}: no {LIST_FILE}, which records the entries that came from a list: --sync compares a list with the one the catalog was imported from (an import into an empty folder keeps it)",
+            dir.display()
+        )));
+    };
+    // Entries of a file that did not load would look removed upstream.
+    let (catalog, problems) = load_dir(dir)?;
+    if let Some(first) = problems.first() {
+        return Err(Error::Usage(format!(
+            "{first}: the catalog must load before a sync ({}; `distml-search check` lists them)",
+            count(problems.len(), "problem", "problems")
+        )));
+    }
+    let sync = plan_sync(dir, &catalog, &layout, markdown)?;
+    let name = file.display().to_string();
+    for kept in &sync.kept {
+        diagnostic::warning(
+            err,
+            format!(
+                "{name}:{}: {} upstream for `{}` ({} -> {}), but the catalog has {}, edited since: kept",
+                kept.line,
+                kept.kind.as_str(),
+                kept.id,
+                shown(kept.upstream_old.as_ref()),
+                shown(kept.upstream_new.as_ref()),
+                shown(kept.catalog.as_ref())
+            ),
+        );
+    }
+    let io = Error::output;
+    if args.json {
+        for change in &sync.changes {
+            writeln!(out, "{}", change_json(change)).map_err(io)?;
+        }
+    } else {
+        for change in &sync.changes {
+            writeln!(out, "{}", change_line(&name, change)).map_err(io)?;
+        }
+        writeln!(out, "{}", sync_summary(&sync, &name, args.apply)).map_err(io)?;
+    }
+    if args.apply {
+        sync.apply()?;
+        if !args.json && sync.count(ChangeKind::New) > 0 {
+            writeln!(
+                out,
+                "new entries are drafts (`draft = true`): curate them; `distml-search check` says what each needs"
+            )
+            .map_err(io)?;
+        }
+    }
+    Ok(())
+}
+
+/// `FILE:LINE: KIND: ID: OLD -> NEW`; a new entry shows its title, a
+/// removed one its title and its line in the list before.
+fn change_line(file: &str, change: &Change) -> String {
+    let (kind, id) = (change.kind.as_str(), &change.id);
+    match change.kind {
+        ChangeKind::New => format!(
+            "{file}:{}: {kind}: {id}: {}",
+            change.line,
+            shown(change.new.as_ref())
+        ),
+        ChangeKind::Removed => format!(
+            "{file}: {kind}: {id}: {} (line {} of the list before)",
+            shown(change.old.as_ref()),
+            change.line
+        ),
+        _ => format!(
+            "{file}:{}: {kind}: {id}: {} -> {}",
+            change.line,
+            shown(change.old.as_ref()),
+            shown(change.new.as_ref())
+        ),
+    }
+}
+
+/// A value in a line of text: quoted text, a bare year, or `none`.
+fn shown(value: Option<&Shown>) -> String {
+    match value {
+        Some(Shown::Text(text)) => format!("\"{}\"", inert(text)),
+        Some(Shown::Year(year)) => year.to_string(),
+        None => "none".into(),
+    }
+}
+
+fn change_json(change: &Change) -> serde_json::Value {
+    let value = |v: &Option<Shown>| match v {
+        Some(Shown::Text(text)) => serde_json::Value::from(text.as_str()),
+        Some(Shown::Year(year)) => serde_json::Value::from(*year),
+        None => serde_json::Value::Null,
+    };
+    serde_json::json!({
+        "line": change.line,
+        "change": change.kind.as_str(),
+        "id": change.id,
+        "old": value(&change.old),
+        "new": value(&change.new),
+    })
+}
+
+fn sync_summary(sync: &crate::catalog::Sync, file: &str, applied: bool) -> String {
+    let mut summary = if sync.changes.is_empty() {
+        let mut text = format!("no changes: the catalog is in sync with {file}");
+        if sync.list_changed {
+            text.push_str(if applied {
+                "; list.toml now holds its text, for export"
+            } else {
+                "; --apply keeps its text in list.toml, for export"
+            });
+        }
+        text
+    } else {
+        let kinds = [
+            ChangeKind::New,
+            ChangeKind::Removed,
+            ChangeKind::Retitled,
+            ChangeKind::UrlChanged,
+            ChangeKind::AuthorsChanged,
+            ChangeKind::VenueChanged,
+            ChangeKind::YearChanged,
+        ];
+        let counts: Vec<String> = kinds
+            .iter()
+            .filter(|k| sync.count(**k) > 0)
+            .map(|k| format!("{} {}", sync.count(*k), k.as_str()))
+            .collect();
+        let changes = count(sync.changes.len(), "change", "changes");
+        match applied {
+            true => format!("applied {changes} ({})", counts.join(", ")),
+            false => format!("{changes} ({}); --apply makes them", counts.join(", ")),
+        }
+    };
+    if !sync.kept.is_empty() {
+        summary.push_str(&format!(
+            "; {} to fields edited in the catalog not applied (see the warnings)",
+            count(sync.kept.len(), "change", "changes")
+        ));
+    }
+    summary
 }
 
 /// The built-in catalog's TOML files in a temporary folder.

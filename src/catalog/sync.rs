@@ -1,0 +1,505 @@
+//! `import --sync`: what changed upstream between the list a catalog was
+//! imported from (its text, kept in `list.toml`) and a newer version of it,
+//! and the edits that follow. Items are paired across the two versions of
+//! the list, not with the catalog, so that the list's changes are told from
+//! the curator's: an entry `list.toml` does not map never came from the
+//! list and is never removed, and a field the curator edited is kept.
+
+use std::collections::{HashMap, HashSet};
+use std::path::{Path, PathBuf};
+
+use super::edit::{EntryEdits, FieldValue, edit_section};
+use super::markdown::{ImportedEntry, ImportedList, ListLayout, parse_list};
+use super::merge::merge_onto;
+use super::{
+    Catalog, Entry, LIST_FILE, Outcome, REMOVED_FILE, normalize_title, title_key, url_key,
+};
+use crate::error::Error;
+use crate::fsutil::write_atomic;
+use crate::ident;
+
+/// What changed upstream about one entry.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum ChangeKind {
+    New,
+    Retitled,
+    UrlChanged,
+    AuthorsChanged,
+    VenueChanged,
+    YearChanged,
+    Removed,
+}
+
+impl ChangeKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ChangeKind::New => "new",
+            ChangeKind::Retitled => "retitled",
+            ChangeKind::UrlChanged => "url-changed",
+            ChangeKind::AuthorsChanged => "authors-changed",
+            ChangeKind::VenueChanged => "venue-changed",
+            ChangeKind::YearChanged => "year-changed",
+            ChangeKind::Removed => "removed",
+        }
+    }
+}
+
+/// The fields a sync compares, in the order changes are reported.
+const FIELDS: [ChangeKind; 5] = [
+    ChangeKind::Retitled,
+    ChangeKind::UrlChanged,
+    ChangeKind::AuthorsChanged,
+    ChangeKind::VenueChanged,
+    ChangeKind::YearChanged,
+];
+
+/// A field's value as a report shows it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Shown {
+    Text(String),
+    Year(i64),
+}
+
+/// One change: `line` is the item's in the new list (for `removed`, in the
+/// list before); `old` is the catalog's value, `new` the list's.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Change {
+    pub line: usize,
+    pub kind: ChangeKind,
+    pub id: String,
+    pub old: Option<Shown>,
+    pub new: Option<Shown>,
+}
+
+/// A change upstream to a field the curator edited since: not applied.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Kept {
+    pub line: usize,
+    pub kind: ChangeKind,
+    pub id: String,
+    pub upstream_old: Option<Shown>,
+    pub upstream_new: Option<Shown>,
+    pub catalog: Option<Shown>,
+}
+
+/// A planned sync; `apply` writes it.
+#[derive(Debug)]
+pub struct Sync {
+    pub changes: Vec<Change>,
+    pub kept: Vec<Kept>,
+    /// Whether `list.toml` would change (its text, or where its items are).
+    pub list_changed: bool,
+    writes: Vec<(PathBuf, String)>,
+}
+
+impl Sync {
+    /// Writes each file atomically: removed entries are archived before
+    /// they leave their section file, and `list.toml` goes last, so that a
+    /// sync cut short and run again finishes the job.
+    pub fn apply(&self) -> Result<(), Error> {
+        for (path, text) in &self.writes {
+            write_atomic(path, text.as_bytes())?;
+        }
+        Ok(())
+    }
+
+    pub fn count(&self, kind: ChangeKind) -> usize {
+        self.changes.iter().filter(|c| c.kind == kind).count()
+    }
+}
+
+/// An item of either version of the list, with its section and keys.
+struct Item<'a> {
+    entry: &'a ImportedEntry,
+    section: &'a str,
+    url: String,
+    title: String,
+}
+
+fn items(list: &ImportedList) -> Vec<Item<'_>> {
+    list.sections
+        .iter()
+        .flat_map(|s| s.entries.iter().map(move |e| (s.name.as_str(), e)))
+        .map(|(section, entry)| Item {
+            entry,
+            section,
+            url: url_key(&entry.url),
+            title: normalize_title(&entry.title),
+        })
+        .collect()
+}
+
+/// Whether an item of the list before and one of the new list are one work.
+type Same = dyn Fn(&Item, &Item) -> bool;
+
+/// Pairs items of the list before (`old`) with items of the new one: the
+/// same link and title, then the same link (retitled), the same
+/// distinctive title (a new link), then the same short title in the same
+/// section when neither version has another. `result[new] = Some(old)`.
+fn pair(old: &[Item], new: &[Item]) -> Vec<Option<usize>> {
+    let mut taken = vec![false; old.len()];
+    let mut pairs = vec![None; new.len()];
+    let passes: [&Same; 3] = [
+        &|o, n| o.url == n.url && o.title == n.title,
+        &|o, n| o.url == n.url,
+        &|o, n| title_key(&o.entry.title).is_some() && o.title == n.title,
+    ];
+    for same in passes {
+        for (n, item) in new.iter().enumerate() {
+            if pairs[n].is_some() {
+                continue;
+            }
+            if let Some(o) = (0..old.len()).find(|&o| !taken[o] && same(&old[o], item)) {
+                taken[o] = true;
+                pairs[n] = Some(o);
+            }
+        }
+    }
+    let short = |a: &Item, b: &Item| a.section == b.section && a.title == b.title;
+    for n in 0..new.len() {
+        if pairs[n].is_some() {
+            continue;
+        }
+        let candidates: Vec<usize> = (0..old.len())
+            .filter(|&o| !taken[o] && short(&old[o], &new[n]))
+            .collect();
+        let rivals = (0..new.len())
+            .filter(|&m| pairs[m].is_none() && short(&new[m], &new[n]))
+            .count();
+        if let ([o], 1) = (candidates.as_slice(), rivals) {
+            taken[*o] = true;
+            pairs[n] = Some(*o);
+        }
+    }
+    pairs
+}
+
+fn authors_text(authors: &[String], et_al: bool) -> Option<Shown> {
+    let mut text = authors.join(", ");
+    if et_al {
+        text.push_str(if text.is_empty() { "et al." } else { " et al." });
+    }
+    (!text.is_empty()).then_some(Shown::Text(text))
+}
+
+/// What a list says of a work: an item's fields, or an entry's.
+struct Stated<'a> {
+    title: &'a str,
+    url: &'a str,
+    authors: &'a [String],
+    et_al: bool,
+    venue: Option<&'a str>,
+    year: Option<i64>,
+}
+
+impl Stated<'_> {
+    fn of_item(item: &ImportedEntry) -> Stated<'_> {
+        Stated {
+            title: &item.title,
+            url: &item.url,
+            authors: &item.authors,
+            et_al: item.et_al,
+            venue: item.venue.as_deref(),
+            year: item.year,
+        }
+    }
+
+    fn of_entry(entry: &Entry) -> Stated<'_> {
+        Stated {
+            title: &entry.title,
+            url: &entry.url,
+            authors: &entry.authors,
+            et_al: entry.et_al,
+            venue: entry.venue.as_deref(),
+            year: entry.year,
+        }
+    }
+
+    /// The value of the field `kind` compares.
+    fn value(&self, kind: ChangeKind) -> Option<Shown> {
+        let text = |s: &str| Shown::Text(s.to_string());
+        match kind {
+            ChangeKind::Retitled => Some(text(self.title)),
+            ChangeKind::UrlChanged => Some(text(self.url)),
+            ChangeKind::AuthorsChanged => authors_text(self.authors, self.et_al),
+            ChangeKind::VenueChanged => self.venue.map(text),
+            ChangeKind::YearChanged => self.year.map(Shown::Year),
+            ChangeKind::New | ChangeKind::Removed => None,
+        }
+    }
+}
+
+/// Gives `entry` the list's new value of the field `kind` compares, and
+/// records the TOML edits that say so.
+fn take(kind: ChangeKind, item: &ImportedEntry, entry: &mut Entry, edits: &mut EntryEdits) {
+    let text = |s: &Option<String>| FieldValue::Text(s.clone());
+    match kind {
+        ChangeKind::Retitled => {
+            entry.title = item.title.clone();
+            edits.push(("title", FieldValue::Text(Some(item.title.clone()))));
+        }
+        ChangeKind::UrlChanged => {
+            // Identifiers are the ones the URL carries (check insists).
+            entry.url = item.url.clone();
+            entry.arxiv = ident::arxiv_from_url(&item.url);
+            entry.doi = ident::doi_from_url(&item.url);
+            edits.push(("url", FieldValue::Text(Some(item.url.clone()))));
+            edits.push(("arxiv", text(&entry.arxiv)));
+            edits.push(("doi", text(&entry.doi)));
+        }
+        ChangeKind::AuthorsChanged => {
+            entry.authors = item.authors.clone();
+            entry.et_al = item.et_al;
+            edits.push(("authors", FieldValue::Texts(item.authors.clone())));
+            edits.push(("et_al", FieldValue::Flag(item.et_al)));
+        }
+        ChangeKind::VenueChanged => {
+            entry.venue = item.venue.clone();
+            edits.push(("venue", text(&item.venue)));
+        }
+        ChangeKind::YearChanged => {
+            entry.year = item.year;
+            edits.push(("year", FieldValue::Integer(item.year)));
+        }
+        ChangeKind::New | ChangeKind::Removed => {}
+    }
+}
+
+/// Plans the sync of the catalog in `dir` (imported from the list `layout`
+/// keeps) with `markdown`, the list's new version.
+pub fn plan_sync(
+    dir: &Path,
+    catalog: &Catalog,
+    layout: &ListLayout,
+    markdown: &str,
+) -> Result<Sync, Error> {
+    let before = parse_list(&layout.text);
+    let after = parse_list(markdown);
+    // Only the items that became entries came from the list.
+    let old: Vec<(Item, &str)> = items(&before)
+        .into_iter()
+        .filter_map(|item| {
+            let id = layout.items.get(&item.entry.line.to_string())?;
+            Some((item, id.as_str()))
+        })
+        .collect();
+    let (old, old_ids): (Vec<Item>, Vec<&str>) = old.into_iter().unzip();
+    let new = items(&after);
+    let pairs = pair(&old, &new);
+
+    let mut result = catalog.clone();
+    let mut changes = Vec::new();
+    let mut kept = Vec::new();
+    let mut edits: HashMap<String, EntryEdits> = HashMap::new();
+    // The new list's items that are entries, by line, and those entries.
+    let mut mapped: HashMap<usize, String> = HashMap::new();
+    let mut listed: HashSet<String> = HashSet::new();
+    for (n, o) in pairs.iter().enumerate() {
+        let Some(o) = *o else { continue };
+        let id = old_ids[o];
+        // An entry the curator deleted stays deleted.
+        let Some(entry) = result.entries.iter_mut().find(|e| e.id == id) else {
+            continue;
+        };
+        mapped.insert(new[n].entry.line, id.to_string());
+        if !listed.insert(id.to_string()) {
+            continue;
+        }
+        let (was, now) = (old[o].entry, new[n].entry);
+        for kind in FIELDS {
+            let upstream_old = Stated::of_item(was).value(kind);
+            let upstream_new = Stated::of_item(now).value(kind);
+            let catalog = Stated::of_entry(entry).value(kind);
+            if upstream_old == upstream_new || catalog == upstream_new {
+                continue;
+            }
+            let line = now.line;
+            if catalog != upstream_old {
+                kept.push(Kept {
+                    line,
+                    kind,
+                    id: id.to_string(),
+                    upstream_old,
+                    upstream_new,
+                    catalog,
+                });
+                continue;
+            }
+            take(kind, now, entry, edits.entry(id.to_string()).or_default());
+            changes.push(Change {
+                line,
+                kind,
+                id: id.to_string(),
+                old: catalog,
+                new: upstream_new,
+            });
+        }
+    }
+
+    // Entries of the list before that the new one no longer has.
+    let taken: HashSet<usize> = pairs.iter().flatten().copied().collect();
+    let mut removed: HashSet<String> = HashSet::new();
+    for (o, item) in old.iter().enumerate() {
+        let id = old_ids[o];
+        if taken.contains(&o) || listed.contains(id) || removed.contains(id) {
+            continue;
+        }
+        if let Some(entry) = catalog.entry(id) {
+            removed.insert(id.to_string());
+            changes.push(Change {
+                line: item.entry.line,
+                kind: ChangeKind::Removed,
+                id: id.to_string(),
+                old: Some(Shown::Text(entry.title.clone())),
+                new: None,
+            });
+        }
+    }
+    result.entries.retain(|e| !removed.contains(&e.id));
+
+    let (edited, archive) = edit_files(catalog, &edits, &removed)?;
+
+    // The items of the new list that are not the list's before are added
+    // as a plain import adds them.
+    let fresh_lines: HashSet<usize> = pairs
+        .iter()
+        .zip(&new)
+        .filter(|(o, _)| o.is_none())
+        .map(|(_, item)| item.entry.line)
+        .collect();
+    let mut fresh = after.clone();
+    fresh.skipped.clear();
+    for section in &mut fresh.sections {
+        section.entries.retain(|e| fresh_lines.contains(&e.line));
+    }
+    let merge = merge_onto(dir, &result, &fresh, &edited)?;
+    for item in &merge.report.items {
+        let Some(id) = &item.id else { continue };
+        match item.outcome {
+            Outcome::Add => {
+                changes.push(Change {
+                    line: item.line,
+                    kind: ChangeKind::New,
+                    id: id.clone(),
+                    old: None,
+                    new: Some(Shown::Text(item.title.clone())),
+                });
+            }
+            // An entry the curator added that the list now has too is
+            // the list's from now on (unless another item already is it).
+            Outcome::AlreadyListed if !listed.contains(id) => {}
+            _ => continue,
+        }
+        listed.insert(id.clone());
+        mapped.insert(item.line, id.clone());
+    }
+    changes.sort_by_key(|c| (c.kind == ChangeKind::Removed, c.line, c.kind));
+    kept.sort_by_key(|k| (k.line, k.kind));
+
+    let mut writes = Vec::new();
+    if !archive.is_empty() {
+        writes.push(archived(dir, &archive)?);
+    }
+    let merged: HashSet<PathBuf> = merge.writes.iter().map(|(p, _)| p.clone()).collect();
+    writes.extend(edited.into_iter().filter(|(p, _)| !merged.contains(p)));
+    writes.extend(merge.writes);
+    let list = ListLayout {
+        text: markdown.to_string(),
+        items: mapped
+            .into_iter()
+            .map(|(line, id)| (line.to_string(), id))
+            .collect(),
+    };
+    let list_changed = list != *layout;
+    if list_changed {
+        writes.push((dir.join(LIST_FILE), list.to_toml()));
+    }
+    Ok(Sync {
+        changes,
+        kept,
+        list_changed,
+        writes,
+    })
+}
+
+/// Each section file with its entries' edits made and removed entries
+/// taken out, by path; and the removed entries' text.
+fn edit_files(
+    catalog: &Catalog,
+    edits: &HashMap<String, EntryEdits>,
+    removed: &HashSet<String>,
+) -> Result<(HashMap<PathBuf, String>, String), Error> {
+    let mut files: Vec<PathBuf> = Vec::new();
+    for entry in &catalog.entries {
+        if !edits.contains_key(&entry.id) && !removed.contains(&entry.id) {
+            continue;
+        }
+        if let Some(section) = catalog.sections.iter().find(|s| s.name == entry.section) {
+            let path = section.file.to_path_buf();
+            if !files.contains(&path) {
+                files.push(path);
+            }
+        }
+    }
+    let mut edited = HashMap::new();
+    let mut archive = String::new();
+    for path in files {
+        let text = std::fs::read_to_string(&path).map_err(|e| Error::io(&path, e))?;
+        let (text, gone) = edit_section(&path, &text, edits, removed)?;
+        archive.push_str(&gone);
+        edited.insert(path, text);
+    }
+    Ok((edited, archive))
+}
+
+/// `removed.toml` with `archive` added at its end.
+fn archived(dir: &Path, archive: &str) -> Result<(PathBuf, String), Error> {
+    let path = dir.join(REMOVED_FILE);
+    let mut text = match std::fs::read_to_string(&path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::from(
+            "# Entries `import --sync --apply` removed because the list no longer has them,\n# kept with their notes and tags. Not part of the catalog: move one back\n# into a section file to restore it.\n",
+        ),
+        Err(e) => return Err(Error::io(&path, e)),
+    };
+    if !text.ends_with('\n') {
+        text.push('\n');
+    }
+    text.push_str(archive);
+    Ok((path, text))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn paired(before: &str, after: &str) -> Vec<Option<usize>> {
+        let (before, after) = (parse_list(before), parse_list(after));
+        pair(&items(&before), &items(&after))
+    }
+
+    #[test]
+    fn items_pair_by_link_then_title() {
+        let before = "## A\n\n- [Alpha Beta Gamma](https://example.org/1)\n- [Quill](https://example.org/q)\n- [Delta Epsilon Zeta](https://example.org/2)\n";
+        // Retitled, moved to a new link, and a short name with a new link.
+        let after = "## A\n\n- [Delta Epsilon Zeta](https://example.org/2-new)\n- [Quill](https://example.org/q2)\n- [Alpha Beta Gamma, Revised](https://example.org/1)\n";
+        assert_eq!(paired(before, after), vec![Some(2), Some(1), Some(0)]);
+    }
+
+    #[test]
+    fn a_short_title_with_a_new_link_pairs_only_when_alone() {
+        let before = "## A\n\n- [Quill](https://example.org/q)\n";
+        let after =
+            "## A\n\n- [Quill](https://example.org/q2)\n- [Quill](https://example.org/q3)\n";
+        assert_eq!(paired(before, after), vec![None, None]);
+        let elsewhere = "## B\n\n- [Quill](https://example.org/q2)\n";
+        assert_eq!(paired(before, elsewhere), vec![None]);
+    }
+
+    #[test]
+    fn the_same_link_and_title_wins_over_the_same_link() {
+        let before = "## A\n\n- [Org Tool One](https://github.com/example-org)\n- [Org Tool Two](https://github.com/example-org)\n";
+        let after = "## A\n\n- [Org Tool Two](https://github.com/example-org)\n- [Org Tool One](https://github.com/example-org)\n";
+        assert_eq!(paired(before, after), vec![Some(1), Some(0)]);
+    }
+}

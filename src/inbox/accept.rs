@@ -138,10 +138,12 @@ impl Accepted {
 /// does not carry, as one arXiv's record gave.
 fn provenance(candidate: &Candidate, today: &str, now: &str) -> CachedEntry {
     let r = &candidate.record;
-    let arxiv = |value: String| Sourced {
-        value,
-        source: Source::Arxiv,
-    };
+    fn arxiv<T>(value: T) -> Sourced<T> {
+        Sourced {
+            value,
+            source: Source::Arxiv,
+        }
+    }
     let mut cached = CachedEntry {
         doi: r.doi.clone().map(|value| Identifier {
             value,
@@ -160,10 +162,9 @@ fn provenance(candidate: &Candidate, today: &str, now: &str) -> CachedEntry {
         ..CachedEntry::default()
     };
     cached.fetched_at.insert(Source::Arxiv, now.to_string());
-    cached.other.insert(
-        "inbox".into(),
-        serde_json::json!({ "accepted": today }),
-    );
+    cached
+        .other
+        .insert("inbox".into(), serde_json::json!({ "accepted": today }));
     cached
 }
 

@@ -15,7 +15,7 @@ mod section;
 
 pub use listed::Listed;
 pub use rank::Belongs;
-pub use rejected::{INBOX_FILE, Rejected};
+pub use rejected::Rejected;
 
 use crate::catalog::Catalog;
 use crate::model::Record;
@@ -48,16 +48,7 @@ pub fn candidates(
         .filter(|r| r.is_imported())
         .filter(|r| !r.arxiv.as_deref().is_some_and(|a| rejected.contains(a)))
         .filter(|r| listed.find(r).is_none())
-        .map(|record| {
-            let assessed = belongs.assess(&record);
-            Candidate {
-                section: section::propose(catalog, &assessed.tags).map(str::to_string),
-                tags: assessed.proposed,
-                why: assessed.why,
-                score: assessed.score,
-                record,
-            }
-        })
+        .map(|record| candidate(catalog, belongs, record))
         .collect();
     candidates.sort_by(|a, b| {
         b.score
@@ -65,4 +56,16 @@ pub fn candidates(
             .then_with(|| a.record.arxiv.cmp(&b.record.arxiv))
     });
     candidates
+}
+
+/// `record` assessed: its score, section, tags and why.
+pub fn candidate(catalog: &Catalog, belongs: &Belongs, record: Record) -> Candidate {
+    let assessed = belongs.assess(&record);
+    Candidate {
+        section: section::propose(catalog, &assessed.tags).map(str::to_string),
+        tags: assessed.proposed,
+        why: assessed.why,
+        score: assessed.score,
+        record,
+    }
 }

@@ -3,6 +3,7 @@
 
 use crate::catalog::{Catalog, normalize_title};
 use crate::model::Record;
+use crate::model::metadata::Cache;
 
 /// What the ranking says of one record.
 #[derive(Debug, Clone, PartialEq)]
@@ -21,7 +22,7 @@ pub struct Belongs {
 }
 
 impl Belongs {
-    pub fn train(catalog: &Catalog, _sample: &[Record]) -> Belongs {
+    pub fn train(catalog: &Catalog, _cache: &Cache, _sample: &[Record]) -> Belongs {
         let names = catalog
             .vocabulary
             .tags

@@ -11,8 +11,7 @@ use serde::{Deserialize, Serialize};
 use crate::error::Error;
 use crate::fsutil::{read_regular_file, write_atomic};
 
-/// The file's name in a catalog folder.
-pub const INBOX_FILE: &str = "inbox.toml";
+use crate::catalog::INBOX_FILE;
 
 const HEADER: &str = "# Records rejected from the inbox (`distml-search inbox reject ID`), which it\n# no longer proposes. Remove a block to see the record again.\n";
 
@@ -66,11 +65,7 @@ impl Rejected {
             Error::Usage(format!("{}{at}: {message}", path.display()))
         })?;
         Ok(Rejected {
-            ids: file
-                .rejected
-                .into_iter()
-                .map(|r| (r.arxiv, r.on))
-                .collect(),
+            ids: file.rejected.into_iter().map(|r| (r.arxiv, r.on)).collect(),
         })
     }
 
@@ -122,7 +117,10 @@ mod tests {
         assert!(text.ends_with(
             "[[rejected]]\narxiv = \"2999.00001\"\non = \"2026-12-01\"\n\n[[rejected]]\narxiv = \"2999.00002\"\non = \"2026-12-02\"\n"
         ), "{text}");
-        assert_eq!(Rejected::parse(&text, Path::new("inbox.toml")).unwrap(), rejected);
+        assert_eq!(
+            Rejected::parse(&text, Path::new("inbox.toml")).unwrap(),
+            rejected
+        );
     }
 
     #[test]

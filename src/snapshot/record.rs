@@ -146,10 +146,7 @@ fn day_of(date: &str) -> Option<String> {
     const MONTHS: [&str; 12] = [
         "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
     ];
-    let words: Vec<&str> = date
-        .split([' ', ','])
-        .filter(|w| !w.is_empty())
-        .collect();
+    let words: Vec<&str> = date.split([' ', ',']).filter(|w| !w.is_empty()).collect();
     let at = words.iter().position(|w| MONTHS.contains(w))?;
     let month = MONTHS.iter().position(|m| *m == words[at])? as u8 + 1;
     let day: u8 = words.get(at.checked_sub(1)?)?.parse().ok()?;

@@ -9,7 +9,7 @@ use tantivy::collector::DocSetCollector;
 use tantivy::query::{BooleanQuery, Occur, Query, RangeQuery};
 use tantivy::{TantivyDocument, Term};
 
-use super::{load_valid_catalog, read_healing};
+use super::read_healing;
 use crate::catalog::Catalog;
 use crate::cli::{AcceptArgs, InboxAction, InboxArgs, RejectArgs};
 use crate::clock::{now_rfc3339, today};
@@ -20,6 +20,7 @@ use crate::inbox::accept::{self, Decision};
 use crate::inbox::{Belongs, Candidate, Listed, Rejected, candidates};
 use crate::index::{Fields, OpenIndex, day_number, exact_query, id_query};
 use crate::locations::Locations;
+use crate::model::metadata::Cache;
 use crate::model::{Collection, Record, arxiv_record_id};
 use crate::render::Style;
 use crate::render::text::{count, inert, truncate, wrap, wrap_words};
@@ -71,8 +72,8 @@ fn run_list(
         let line = match (found.len(), total) {
             (0, _) => "no candidates: every record of the arxiv collection is listed or rejected (harvest or import more)".to_string(),
             (shown, total) if shown < total => format!(
-                "{} of {total} shown; more with --limit {}",
-                count(shown, "candidate", "candidates"),
+                "{shown} of {} shown; more with --limit {}",
+                count(total, "candidate", "candidates"),
                 (shown * 2).min(crate::cli::MAX_LIMIT as usize)
             ),
             (shown, _) => count(shown, "candidate", "candidates"),
@@ -192,13 +193,8 @@ fn candidate_block(rank: usize, c: &Candidate, style: &Style) -> String {
     out
 }
 
-/// The record `typed` names (`ID`, `arxiv:ID` or its URL, any version),
-/// with the catalog; an unknown id is one line.
-fn record_named(
-    locations: &Locations,
-    typed: &str,
-    err: &mut dyn Write,
-) -> Result<(Catalog, Record), Error> {
+/// The arXiv id `typed` names (`ID`, `arxiv:ID` or its URL, any version).
+fn arxiv_id(typed: &str) -> Result<String, Error> {
     let bare = typed.trim().strip_prefix("arxiv:").unwrap_or(typed.trim());
     let arxiv =
         ident::arxiv_from_url(bare).unwrap_or_else(|| ident::strip_version(bare).to_string());
@@ -207,6 +203,17 @@ fn record_named(
             "\"{typed}\" is not an arXiv id such as 2401.10241"
         )));
     }
+    Ok(arxiv)
+}
+
+/// The record of the arxiv collection `typed` names, with the catalog and
+/// its cache, refused (in one line) when it is unknown or already listed.
+fn unlisted_record(
+    locations: &Locations,
+    typed: &str,
+    err: &mut dyn Write,
+) -> Result<(Catalog, Cache, Record), Error> {
+    let arxiv = arxiv_id(typed)?;
     let id = arxiv_record_id(&arxiv);
     let (catalog, _, record) = read_healing(locations, err, |_, open| {
         let fields = Fields::from_schema(&open.index.schema())?;
@@ -220,23 +227,25 @@ fn record_named(
             None => Ok(None),
         }
     })?;
-    let record = record.ok_or_else(|| {
-        Error::Usage(format!(
-            "no record {arxiv} in the arxiv collection: `distml-search inbox` lists the candidates (harvest or import to add records)"
-        ))
-    })?;
-    Ok((catalog, record))
-}
-
-/// An error when `record` is already listed.
-fn refuse_listed(listed: &Listed, record: &Record) -> Result<(), Error> {
-    match listed.find(record) {
-        Some((entry, why)) => Err(Error::Usage(format!(
-            "{} is already listed as `{entry}` ({why})",
-            record.arxiv.as_deref().unwrap_or_default()
-        ))),
-        None => Ok(()),
+    let cache = locations.load_cache()?;
+    let listed = Listed::new(&catalog, &cache);
+    // A catalog entry's own record is no record of the collection: its id
+    // is checked first.
+    let record = record.unwrap_or_else(|| Record {
+        arxiv: Some(arxiv.clone()),
+        ..Record::default()
+    });
+    if let Some((entry, why)) = listed.find(&record) {
+        return Err(Error::Usage(format!(
+            "{arxiv} is already listed as `{entry}` ({why})"
+        )));
     }
+    if !record.is_imported() {
+        return Err(Error::Usage(format!(
+            "no record {arxiv} in the arxiv collection: `distml-search inbox` lists the candidates (harvest or import to add records)"
+        )));
+    }
+    Ok((catalog, cache, record))
 }
 
 fn run_accept(
@@ -253,10 +262,7 @@ fn run_accept(
                 .into(),
         ));
     }
-    let (_, record) = record_named(locations, &args.arxiv, err)?;
-    let catalog = load_valid_catalog(locations, false)?;
-    let mut cache = locations.load_cache()?;
-    refuse_listed(&Listed::new(&catalog, &cache), &record)?;
+    let (catalog, mut cache, record) = unlisted_record(locations, &args.arxiv, err)?;
     let belongs = Belongs::train(&catalog, &cache, std::slice::from_ref(&record));
     let candidate = crate::inbox::candidate(&catalog, &belongs, record);
     let decision = Decision {
@@ -285,9 +291,7 @@ fn run_reject(
     err: &mut dyn Write,
 ) -> Result<bool, Error> {
     let dir = locations.catalog_dir()?.to_path_buf();
-    let (catalog, record) = record_named(locations, &args.arxiv, err)?;
-    let cache = locations.load_cache()?;
-    refuse_listed(&Listed::new(&catalog, &cache), &record)?;
+    let (_, _, record) = unlisted_record(locations, &args.arxiv, err)?;
     let arxiv = record.arxiv.unwrap_or_default();
     let mut rejected = Rejected::load(&dir)?;
     let message = if rejected.insert(&arxiv, &today()) {

@@ -365,3 +365,52 @@ fn the_terminal_view_is_compact() {
         "1 of 3 candidates shown; more with --limit 2\n"
     );
 }
+
+/// Precision@20 and recall@60 of the inbox on the fictional mixed stream
+/// (`tests/fixtures/stream`: 40 papers of the field among 80 look-alikes)
+/// over the shipped catalog; `bench/inbox.py` prints them, by half too.
+/// The targets are 0.8 each; the floors are the values measured.
+#[test]
+fn on_the_mixed_stream_the_top_of_the_inbox_is_the_field() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let fixture = Fixture::with_files(&[]);
+    for file in std::fs::read_dir(root.join("catalog")).unwrap() {
+        let path = file.unwrap().path();
+        std::fs::copy(&path, fixture.catalog().join(path.file_name().unwrap())).unwrap();
+    }
+    let stream = root.join("tests/fixtures/stream");
+    fixture
+        .cmd()
+        .arg("import")
+        .arg("--arxiv-snapshot")
+        .arg(stream.join("records.jsonl"))
+        .run()
+        .success();
+    let labels = std::fs::read_to_string(stream.join("labels.tsv")).unwrap();
+    let field: Vec<&str> = labels
+        .lines()
+        .filter_map(|l| {
+            let mut parts = l.split('\t');
+            let id = parts.next()?;
+            (parts.next()? == "field").then_some(id)
+        })
+        .collect();
+    assert_eq!(field.len(), 40);
+    let run = fixture.run(["inbox", "--json", "--limit", "60"]).success();
+    let ranked = arxiv_ids(&run);
+    let of_field = |n: usize| {
+        ranked[..n]
+            .iter()
+            .filter(|id| field.contains(&id.as_str()))
+            .count()
+    };
+    let precision = of_field(20) as f64 / 20.0;
+    let recall = of_field(60) as f64 / field.len() as f64;
+    assert!(
+        precision >= PRECISION_FLOOR && recall >= RECALL_FLOOR,
+        "precision@20 {precision:.2} (floor {PRECISION_FLOOR}), recall@60 {recall:.2} (floor {RECALL_FLOOR})"
+    );
+}
+
+const PRECISION_FLOOR: f64 = 0.8;
+const RECALL_FLOOR: f64 = 0.8;

@@ -8,6 +8,7 @@
 //! records and writes what comes out.
 
 pub mod accept;
+mod belongs;
 mod listed;
 mod rank;
 mod rejected;

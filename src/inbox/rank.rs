@@ -1,6 +1,7 @@
 //! How well a record belongs in the list. (Placeholder until the tag
 //! predictor lands: the tags whose names the record spells out.)
 
+use super::belongs::{Classifier, record_terms};
 use crate::catalog::{Catalog, normalize_title};
 use crate::model::Record;
 use crate::model::metadata::Cache;
@@ -19,17 +20,21 @@ pub struct Assessment {
 /// The model of what belongs in the list, learned from the catalog.
 pub struct Belongs {
     names: Vec<(String, String)>,
+    classifier: Option<Classifier>,
 }
 
 impl Belongs {
-    pub fn train(catalog: &Catalog, _cache: &Cache, _sample: &[Record]) -> Belongs {
+    pub fn train(catalog: &Catalog, cache: &Cache, collection: &[Record]) -> Belongs {
         let names = catalog
             .vocabulary
             .tags
             .iter()
             .flat_map(|t| t.names().map(|n| (t.id.clone(), normalize_title(n))))
             .collect();
-        Belongs { names }
+        Belongs {
+            names,
+            classifier: Classifier::train(catalog, cache, collection),
+        }
     }
 
     pub fn assess(&self, record: &Record) -> Assessment {
@@ -48,8 +53,16 @@ impl Belongs {
                 }
             }
         }
+        let score = match &self.classifier {
+            Some(c) => {
+                let (odds, words) = c.log_odds(&record_terms(record));
+                why.extend(words.into_iter().map(|(w, _)| w));
+                1.0 / (1.0 + (-odds).exp())
+            }
+            None => 1.0 - 1.0 / (1.0 + tags.len() as f32),
+        };
         Assessment {
-            score: 1.0 - 1.0 / (1.0 + tags.len() as f32),
+            score,
             proposed: tags.iter().map(|(t, _)| t.clone()).collect(),
             tags,
             why,

@@ -43,24 +43,30 @@ impl Belongs {
             normalize_title(&record.title),
             normalize_title(record.abstract_text.as_deref().unwrap_or_default())
         );
+        // Each tag named, weighed by how many of its names the text has.
         let mut tags: Vec<(String, f32)> = Vec::new();
-        let mut why = Vec::new();
+        let mut named = Vec::new();
         for (tag, name) in &self.names {
             if text.contains(&format!(" {name} ")) {
-                why.push(format!("{name} ({tag})"));
-                if !tags.iter().any(|(t, _)| t == tag) {
-                    tags.push((tag.clone(), 1.0));
+                match tags.iter_mut().find(|(t, _)| t == tag) {
+                    Some((_, weight)) => *weight += 1.0,
+                    None => {
+                        named.push(format!("\"{name}\" ({tag})"));
+                        tags.push((tag.clone(), 1.0));
+                    }
                 }
             }
         }
-        let score = match &self.classifier {
+        tags.sort_by(|a, b| b.1.total_cmp(&a.1));
+        let (score, mut why) = match &self.classifier {
             Some(c) => {
                 let (odds, words) = c.log_odds(&record_terms(record));
-                why.extend(words.into_iter().map(|(w, _)| w));
-                1.0 / (1.0 + (-odds).exp())
+                let why = words.into_iter().map(|(w, _)| w).collect();
+                (1.0 / (1.0 + (-odds).exp()), why)
             }
-            None => 1.0 - 1.0 / (1.0 + tags.len() as f32),
+            None => (1.0 - 1.0 / (1.0 + tags.len() as f32), Vec::new()),
         };
+        why.extend(named);
         Assessment {
             score,
             proposed: tags.iter().map(|(t, _)| t.clone()).collect(),

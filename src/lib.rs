@@ -21,6 +21,7 @@ pub mod ingest;
 pub mod locations;
 mod manual;
 pub mod model;
+pub mod predict;
 mod render;
 pub mod search;
 mod serve;

@@ -27,7 +27,7 @@ fn wobble() -> Value {
         "arxiv": "1412.99990", "authors": ["Ada Example", "Bob Placeholder"],
         "collection": "catalog", "doi": null, "id": "wobble-2021", "kind": "paper",
         "note": "Streams pretend micro-batches through imaginary stages.",
-        "section": "Invented Systems", "tags": ["pipeline-parallelism"], "uses": [],
+        "section": "Invented Systems", "tags": ["pipeline-parallelism"], "uses": [], "predicted_tags": [],
         "title": "Wobble: Pretend Pipelines for Imaginary Accelerators",
         "url": "https://arxiv.org/abs/1412.99990", "venue": "FICT", "year": 2021
     })
@@ -39,7 +39,7 @@ fn snarkshard() -> Value {
         "doi": "10.5555/fictional.77", "id": "snarkshard-2023", "kind": "paper",
         "note": "Routes tokens to invented experts over a pretend all-to-all.",
         "section": "Invented Systems",
-        "tags": ["mixture-of-experts", "collective-communication"], "uses": [],
+        "tags": ["mixture-of-experts", "collective-communication"], "uses": [], "predicted_tags": [],
         "title": "SnarkShard: Routing Make-Believe Experts",
         "url": "https://doi.org/10.5555/fictional.77", "venue": "FICTCONF", "year": 2023
     })
@@ -50,7 +50,7 @@ fn gizmo() -> Value {
         "arxiv": null, "authors": [], "collection": "catalog", "doi": null, "id": "gizmo",
         "kind": "project",
         "note": "An invented codebase that recomputes pretend activations.",
-        "section": "Invented Systems", "tags": ["activation-recomputation"], "uses": [],
+        "section": "Invented Systems", "tags": ["activation-recomputation"], "uses": [], "predicted_tags": [],
         "title": "Gizmo: A Make-Believe Trainer", "url": "https://example.org/gizmo",
         "venue": null, "year": null
     })
@@ -256,6 +256,7 @@ fn show_json_is_the_entry_with_its_provenance() {
         ("defined_at", json!("catalog/invented-systems.toml:6:1")),
         ("et_al", json!(false)),
         ("metadata", Value::Null),
+        ("predicted", json!([])),
     ] {
         object.insert(key.into(), value);
     }

@@ -14,7 +14,7 @@ use crate::locations::Locations;
 use crate::model::metadata::{Cache, CachedEntry, Candidate, FoundBy, Identifier};
 use crate::model::{ARXIV_ID_PREFIX, Record};
 use crate::render::Style;
-use crate::render::json::record_value;
+use crate::render::json::{predicted_value, record_value};
 use crate::render::text::{inert, wrap, wrap_words};
 
 pub fn run(
@@ -25,7 +25,7 @@ pub fn run(
 ) -> Result<(), Error> {
     let catalog = load_valid_catalog(locations, false)?;
     let cache = locations.load_cache()?;
-    let shown = find(&catalog, &cache, &args.id, || imported(locations, &args.id))?;
+    let shown = find(&catalog, &cache, &args.id, |id| indexed(locations, id))?;
     let text = match (&shown, args.json) {
         (shown, true) => format!("{:#}\n", json_value(shown)),
         (Shown::Entry(entry, record, cached), false) => text_view(entry, record, *cached, &style),
@@ -50,13 +50,14 @@ impl Shown<'_> {
 }
 
 /// The entry `id` names (its id, `arxiv:ID` or `doi:DOI`), else the imported
-/// record that `imported` finds for an `arxiv:` id; an unknown id is a usage
-/// error that suggests the closest ones.
+/// record that `indexed` finds for an `arxiv:` id; an unknown id is a usage
+/// error that suggests the closest ones. `indexed` reads a document of the
+/// index by id: an entry without curated tags has its predicted ones there.
 pub fn find<'c>(
     catalog: &'c Catalog,
     cache: &'c Cache,
     id: &str,
-    imported: impl FnOnce() -> Result<Option<Record>, Error>,
+    indexed: impl Fn(&str) -> Result<Option<Record>, Error>,
 ) -> Result<Shown<'c>, Error> {
     let unknown = || {
         let ids = catalog.entries.iter().map(|e| e.id.as_str());
@@ -67,14 +68,14 @@ pub fn find<'c>(
         if !id.starts_with(ARXIV_ID_PREFIX) {
             return Err(unknown());
         }
-        return Ok(Shown::Imported(imported()?.ok_or_else(unknown)?));
+        return Ok(Shown::Imported(indexed(id)?.ok_or_else(unknown)?));
     };
     let cached = cache.get(&entry.id);
-    Ok(Shown::Entry(
-        entry,
-        Record::from_entry(entry, cached),
-        cached,
-    ))
+    let mut record = Record::from_entry(entry, cached);
+    if record.tags.is_empty() {
+        record.predicted = indexed(&entry.id)?.map_or_else(Vec::new, |r| r.predicted);
+    }
+    Ok(Shown::Entry(entry, record, cached))
 }
 
 /// `show --json`'s object.
@@ -85,14 +86,16 @@ pub fn json_value(shown: &Shown<'_>) -> serde_json::Value {
             let mut value = record_value(record);
             if let serde_json::Value::Object(map) = &mut value {
                 map.insert("abstract".into(), json!(record.abstract_text));
+                map.insert("predicted".into(), predicted_value(record));
             }
             value
         }
     }
 }
 
-/// A record of an imported collection, as the index holds it.
-fn imported(locations: &Locations, id: &str) -> Result<Option<Record>, Error> {
+/// A record as the index holds it (of an imported collection, or a catalog
+/// entry's predicted tags).
+fn indexed(locations: &Locations, id: &str) -> Result<Option<Record>, Error> {
     let Some(open) = IndexDir::new(&locations.index).open()? else {
         return Ok(None);
     };
@@ -117,6 +120,8 @@ fn imported_view(r: &Record, style: &Style) -> String {
     ] {
         out.push_str(&field_line(label, &value, "", style));
     }
+    let (tags, source) = predicted_tags(r);
+    out.push_str(&field_line("predicted", &tags, &source, style));
     if let Some(text) = &r.abstract_text {
         out.push_str(&format!("\n  abstract{}\n", style.dim(" (from arxiv)")));
         for l in wrap(&inert(text), style.prose_width(), "  ") {
@@ -126,6 +131,18 @@ fn imported_view(r: &Record, style: &Style) -> String {
     }
     out
 }
+
+/// The predicted tags with their confidences, and that they are predicted.
+fn predicted_tags(r: &Record) -> (String, String) {
+    let tags: Vec<String> = r
+        .predicted
+        .iter()
+        .map(|p| format!("{} {:.2}", p.tag, p.confidence))
+        .collect();
+    (tags.join(", "), PREDICTED_SOURCE.to_string())
+}
+
+const PREDICTED_SOURCE: &str = "predicted from the catalog, not curated";
 
 /// `  label     value  (source)`, wrapped to the width under the value (tags
 /// and notes run long); nothing when the value is empty.
@@ -232,6 +249,8 @@ fn text_view(entry: &Entry, r: &Record, cached: Option<&CachedEntry>, style: &St
     if !r.uses.is_empty() {
         line("uses", r.uses.join(", "), String::new());
     }
+    let (tags, source) = predicted_tags(r);
+    line("predicted", tags, source);
     line("note", r.note.clone(), String::new());
     line("defined", catalog_source, String::new());
     for candidate in cached.iter().flat_map(|c| &c.candidates) {
@@ -283,6 +302,7 @@ fn json_view(entry: &Entry, r: &Record, cached: Option<&CachedEntry>) -> serde_j
     if let serde_json::Value::Object(map) = &mut value {
         map.insert("abstract".into(), json!(r.abstract_text));
         map.insert("abstract_source".into(), json!(r.abstract_source));
+        map.insert("predicted".into(), predicted_value(r));
         map.insert("et_al".into(), json!(entry.et_al));
         map.insert("defined_at".into(), json!(entry.origin.entry.to_string()));
         map.insert(

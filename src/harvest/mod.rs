@@ -12,6 +12,7 @@ pub mod oai;
 mod run;
 mod store;
 
+use crate::predict::Predictor;
 use std::collections::HashSet;
 use std::io::{IsTerminal, Write};
 use std::time::{Duration, Instant};
@@ -108,6 +109,8 @@ struct Session<'a> {
     records: Appender,
     known: Known,
     in_catalog: HashSet<String>,
+    /// Tags for the records, learned from the catalog once per harvest.
+    predictor: Predictor,
     categories: &'a [String],
     summary: &'a mut Summary,
     bar: ProgressBar,
@@ -149,6 +152,7 @@ impl Harvest<'_> {
             in_catalog: crate::snapshot::entries_by_arxiv(self.catalog, self.cache)
                 .into_keys()
                 .collect(),
+            predictor: Predictor::train(self.catalog, self.cache),
             categories: &options.categories,
             summary,
             bar: progress_bar(),
@@ -324,6 +328,7 @@ impl Session<'_> {
             index,
             &lock,
             &self.harvest.catalog.vocabulary,
+            &self.predictor,
             &records,
             &removed,
         )?;

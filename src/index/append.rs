@@ -6,6 +6,7 @@
 //! the records kept outside the generations ([`KeptRecords`], the harvest),
 //! which a rebuild or a snapshot import would otherwise drop.
 
+use crate::predict::Predictor;
 use std::collections::HashSet;
 use std::time::{Duration, Instant};
 
@@ -60,18 +61,27 @@ pub(crate) fn add_kept(
     kept: &dyn KeptRecords,
     replace: bool,
 ) -> Result<u64, Error> {
+    let predictor = Predictor::train(catalog, cache);
     let mut records = Vec::new();
     let mut add = |record: Record| -> Result<(), Error> {
         if replace {
             records.push(record);
         } else {
-            writer.add_document(record.to_document(fields, &catalog.vocabulary, None))?;
+            let doc = record.to_document(fields, &catalog.vocabulary, None, Some(&predictor));
+            writer.add_document(doc)?;
         }
         Ok(())
     };
     let added = kept.each_record(catalog, cache, &mut add)?;
     if replace {
-        replace_records(writer, fields, &catalog.vocabulary, &records, &[])?;
+        replace_records(
+            writer,
+            fields,
+            &catalog.vocabulary,
+            &predictor,
+            &records,
+            &[],
+        )?;
     }
     Ok(added)
 }
@@ -90,6 +100,7 @@ pub fn append(
     dir: &IndexDir,
     _lock: &RebuildLock,
     vocabulary: &Vocabulary,
+    predictor: &Predictor,
     records: &[Record],
     removed: &[String],
 ) -> Result<Appended, Error> {
@@ -102,7 +113,7 @@ pub fn append(
     })?;
     let fields = Fields::from_schema(&open.index.schema())?;
     let writer: IndexWriter = open.index.writer_with_num_threads(1, WRITER_MEMORY)?;
-    replace_records(&writer, &fields, vocabulary, records, removed)?;
+    replace_records(&writer, &fields, vocabulary, predictor, records, removed)?;
     commit(writer, open.fingerprint.as_deref().unwrap_or_default())?;
     Ok(Appended {
         added: records.len(),
@@ -117,6 +128,7 @@ fn replace_records(
     writer: &IndexWriter,
     fields: &Fields,
     vocabulary: &Vocabulary,
+    predictor: &Predictor,
     records: &[Record],
     removed: &[String],
 ) -> Result<(), Error> {
@@ -144,7 +156,7 @@ fn replace_records(
     for record in records {
         // Without `SeenWords`: these records may later be replaced one by
         // one, so each writes its own words to the typo dictionary.
-        writer.add_document(record.to_document(fields, vocabulary, None))?;
+        writer.add_document(record.to_document(fields, vocabulary, None, Some(predictor)))?;
     }
     Ok(())
 }

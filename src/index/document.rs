@@ -12,9 +12,10 @@ use crate::catalog::{Entry, Vocabulary};
 use crate::ident;
 use crate::model::metadata::CachedEntry;
 use crate::model::{
-    ARXIV_ID_PREFIX, Collection, Kind, Record, Source, arxiv_record_id, arxiv_url,
+    ARXIV_ID_PREFIX, Collection, Kind, PredictedTag, Record, Source, arxiv_record_id, arxiv_url,
     normalize_whitespace,
 };
+use crate::predict::Predictor;
 
 /// The documents whose `field` holds exactly `text`.
 pub fn exact_query(field: Field, text: &str) -> Box<dyn Query> {
@@ -81,6 +82,7 @@ impl Record {
             section: entry.section.clone(),
             tags: entry.tags.clone(),
             uses: entry.uses.clone(),
+            predicted: Vec::new(),
             url: entry.url.clone(),
             arxiv: entry.arxiv.clone().or_else(|| {
                 cached
@@ -99,7 +101,9 @@ impl Record {
     }
 
     /// The index document. With `seen`, only words it has not seen are
-    /// written to the typo dictionary (see [`SeenWords`]).
+    /// written to the typo dictionary (see [`SeenWords`]). With `predictor`,
+    /// a record without curated tags gets its predicted tags (in place of
+    /// `predicted`, which is written as it is without one).
     ///
     /// The hot code of a million-record import: its helpers are small and
     /// inlined, so that the split into them costs nothing.
@@ -108,6 +112,7 @@ impl Record {
         fields: &Fields,
         vocabulary: &Vocabulary,
         seen: Option<&mut SeenWords>,
+        predictor: Option<&Predictor>,
     ) -> TantivyDocument {
         let mut doc = TantivyDocument::default();
         let imported = self.is_imported();
@@ -122,6 +127,10 @@ impl Record {
         };
         learn(&self.note);
         self.add_tags(&mut doc, fields, vocabulary, &mut learn);
+        match predictor {
+            Some(predictor) => add_predicted(&mut doc, fields, &predictor.predict(self)),
+            None => add_predicted(&mut doc, fields, &self.predicted),
+        }
         if !self.note.is_empty() {
             doc.add_text(fields.note, &self.note);
         }
@@ -267,6 +276,7 @@ impl Record {
             section: text(fields.section).unwrap_or_default(),
             tags: all(fields.tags),
             uses: all(fields.uses),
+            predicted: predicted(doc, fields),
             arxiv,
             doi: text(fields.doi),
             note: text(fields.note).unwrap_or_default(),
@@ -285,6 +295,28 @@ pub fn day_number(day: &str) -> Option<i64> {
     (day.len() == 10 && digits.len() == 8)
         .then(|| digits.parse().ok())
         .flatten()
+}
+
+/// Predicted tags are not learnt by the typo dictionary: a prediction is not
+/// a word of the record.
+#[inline]
+fn add_predicted(doc: &mut TantivyDocument, fields: &Fields, predicted: &[PredictedTag]) {
+    for p in predicted {
+        doc.add_text(fields.predicted, &p.tag);
+        doc.add_f64(fields.predicted_confidence, f64::from(p.confidence));
+    }
+}
+
+/// The predicted tags of a stored document, each with its confidence.
+fn predicted(doc: &TantivyDocument, fields: &Fields) -> Vec<PredictedTag> {
+    let confidences = doc
+        .get_all(fields.predicted_confidence)
+        .map(|v| v.as_f64().unwrap_or_default() as f32);
+    doc.get_all(fields.predicted)
+        .filter_map(|v| v.as_str().map(str::to_string))
+        .zip(confidences)
+        .map(|(tag, confidence)| PredictedTag { tag, confidence })
+        .collect()
 }
 
 /// The words of `prose` written together (see [`joined_pairs`]); for an

@@ -27,6 +27,7 @@ use crate::catalog::Catalog;
 use crate::error::Error;
 use crate::model::metadata::Cache;
 use crate::model::{Collection, Record};
+use crate::predict::Predictor;
 
 /// Memory for the index writer: ample for the catalog.
 const WRITER_MEMORY: usize = 64 * 1024 * 1024;
@@ -235,10 +236,18 @@ pub(crate) fn add_catalog(
     cache: &Cache,
 ) -> Result<usize, Error> {
     let mut with_abstract = 0;
+    // Uncurated entries (an import's, before a curator tags them) get
+    // predicted tags; the model is learned only when there is one.
+    let predictor = catalog
+        .entries
+        .iter()
+        .any(|e| e.tags.is_empty())
+        .then(|| Predictor::train(catalog, cache));
     for entry in &catalog.entries {
         let record = Record::from_entry(entry, cache.get(&entry.id));
         with_abstract += usize::from(record.abstract_text.is_some());
-        writer.add_document(record.to_document(fields, &catalog.vocabulary, None))?;
+        let doc = record.to_document(fields, &catalog.vocabulary, None, predictor.as_ref());
+        writer.add_document(doc)?;
     }
     Ok(with_abstract)
 }

@@ -7,7 +7,7 @@ use tantivy::schema::{
 use super::analysis::{ENGLISH, NAMES};
 
 /// Bumped whenever fields or analyzers change, so old indexes are rebuilt.
-pub const SCHEMA_VERSION: u32 = 7;
+pub const SCHEMA_VERSION: u32 = 8;
 
 /// Handles of every field of the schema.
 #[derive(Debug, Clone)]
@@ -23,6 +23,11 @@ pub struct Fields {
     pub tags: Field,
     /// Tags a work uses without being about them (see `catalog::Entry`).
     pub uses: Field,
+    /// Tags predicted for a record without curated tags (see `predict`),
+    /// matched exactly like `tags`, below them.
+    pub predicted: Field,
+    /// The confidence of each `predicted` tag, in the same order (stored only).
+    pub predicted_confidence: Field,
     /// Tag labels as words.
     pub tag_text: Field,
     pub note: Field,
@@ -82,6 +87,11 @@ pub fn build_schema() -> (Schema, Fields) {
         // keeps tantivy from pruning the whole query (block-max WAND).
         tags: b.add_text_field("tags", recorded("raw", true, IndexRecordOption::WithFreqs)),
         uses: b.add_text_field("uses", recorded("raw", true, IndexRecordOption::WithFreqs)),
+        predicted: b.add_text_field(
+            "predicted",
+            recorded("raw", true, IndexRecordOption::WithFreqs),
+        ),
+        predicted_confidence: b.add_f64_field("predicted_confidence", STORED),
         tag_text: b.add_text_field("tag_text", text(ENGLISH, false)),
         note: b.add_text_field("note", text(ENGLISH, true)),
         abstract_text: b.add_text_field("abstract", text(ENGLISH, true)),
@@ -116,6 +126,8 @@ impl Fields {
             section: f("section")?,
             tags: f("tags")?,
             uses: f("uses")?,
+            predicted: f("predicted")?,
+            predicted_confidence: f("predicted_confidence")?,
             tag_text: f("tag_text")?,
             note: f("note")?,
             abstract_text: f("abstract")?,

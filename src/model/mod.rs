@@ -10,4 +10,4 @@ mod record;
 
 pub use kind::{Collection, Kind};
 pub use paper::{PaperRecord, Source, normalize_whitespace};
-pub use record::{ARXIV_ID_PREFIX, Record, arxiv_record_id, arxiv_url};
+pub use record::{ARXIV_ID_PREFIX, PredictedTag, Record, arxiv_record_id, arxiv_url};

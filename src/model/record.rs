@@ -18,6 +18,9 @@ pub struct Record {
     pub tags: Vec<String>,
     /// What it uses without being about it.
     pub uses: Vec<String>,
+    /// Tags a model learned from the catalog predicts, for a record without
+    /// curated `tags` (see `predict`), most confident first.
+    pub predicted: Vec<PredictedTag>,
     pub url: String,
     pub arxiv: Option<String>,
     pub doi: Option<String>,
@@ -27,6 +30,13 @@ pub struct Record {
     /// The day of an imported record's first version (else of its last
     /// change), `YYYY-MM-DD`.
     pub submitted: Option<String>,
+}
+
+/// A tag predicted for a record, with the model's confidence in [0, 1].
+#[derive(Debug, Clone, PartialEq)]
+pub struct PredictedTag {
+    pub tag: String,
+    pub confidence: f32,
 }
 
 impl Record {

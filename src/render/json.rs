@@ -18,11 +18,26 @@ pub fn record_value(r: &Record) -> Value {
         "section": r.section,
         "tags": r.tags,
         "uses": r.uses,
+        "predicted_tags": r.predicted.iter().map(|p| &p.tag).collect::<Vec<_>>(),
         "url": r.url,
         "arxiv": r.arxiv,
         "doi": r.doi,
         "note": r.note,
     })
+}
+
+/// The predicted tags with their confidences (rounded to 3 decimals), for
+/// `show --json`.
+pub fn predicted_value(r: &Record) -> Value {
+    r.predicted
+        .iter()
+        .map(|p| {
+            json!({
+                "tag": p.tag,
+                "confidence": (f64::from(p.confidence) * 1000.0).round() / 1000.0,
+            })
+        })
+        .collect()
 }
 
 fn snippet_value(snippet: Option<&Snippet>) -> Value {

@@ -26,6 +26,8 @@ pub struct Boosts {
     pub tag: f32,
     /// An entry that uses that technique without being about it.
     pub uses: f32,
+    /// A record without curated tags that a model predicts is about it.
+    pub predicted: f32,
     /// Other names of that technique, searched in the text.
     pub synonym_text: f32,
     /// An exact arXiv id or DOI.
@@ -46,6 +48,7 @@ impl Default for Boosts {
             joined: 1.5,
             tag: 4.0,
             uses: 2.0,
+            predicted: 1.0,
             synonym_text: 0.25,
             identifier: 10.0,
             year: 1.0,

@@ -77,14 +77,14 @@ impl App {
 
     /// `show --json`'s object, with the entry's BibTeX (`bibtex`).
     pub fn entry(&self, id: &str) -> Result<Value, Error> {
-        let imported = || {
+        let indexed = |id: &str| {
             let fields = Fields::from_schema(&self.open.index.schema())?;
             Ok(self
                 .open
                 .document(id)?
                 .map(|doc| Record::from_document(&doc, &fields)))
         };
-        let shown = show::find(&self.catalog, &self.cache, id, imported)?;
+        let shown = show::find(&self.catalog, &self.cache, id, indexed)?;
         let mut value = show::json_value(&shown);
         if let Value::Object(map) = &mut value {
             map.insert("bibtex".into(), json!(bibtex::entry(shown.record())));

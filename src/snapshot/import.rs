@@ -19,6 +19,7 @@ use crate::error::Error;
 use crate::index::{IndexDir, KeptRecords, add_catalog, add_kept, commit, fingerprint, schema};
 use crate::model::metadata::{Cache, FoundBy, IdKind, Identifier};
 use crate::model::paper::{PaperRecord, Source, normalize_whitespace};
+use crate::predict::Predictor;
 
 pub struct ImportOptions {
     /// A `.jsonl` or `.jsonl.gz` file, or `-` for standard input.
@@ -113,6 +114,9 @@ pub fn import_snapshot(
         catalog,
         options,
         by_arxiv,
+        // Learned once, from the catalog as it is before the import merges
+        // records into the cache (a merge adds abstracts, not tags).
+        predictor: Predictor::train(catalog, cache),
         started,
     };
     let result = import.write_generation(&generation, input, &bar, cache, cache_dir, index_inputs);
@@ -189,6 +193,8 @@ pub(super) struct Import<'a> {
     pub(super) options: &'a ImportOptions,
     /// See [`entries_by_arxiv`].
     pub(super) by_arxiv: HashMap<String, String>,
+    /// Predicts the tags of every imported record.
+    pub(super) predictor: Predictor,
     pub(super) started: Instant,
 }
 

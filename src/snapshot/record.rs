@@ -191,6 +191,7 @@ impl SnapshotRecord {
             section: self.primary_category.unwrap_or_default(),
             tags: Vec::new(),
             uses: Vec::new(),
+            predicted: Vec::new(),
             url: arxiv_url(&arxiv),
             abstract_source: r.abstract_text.as_ref().map(|_| Source::Arxiv),
             submitted: r

@@ -320,6 +320,7 @@ impl Workers<'_> {
             self.fields,
             &self.import.catalog.vocabulary,
             Some(seen),
+            Some(&self.import.predictor),
         );
         // Decided and added under the shard's lock, so that of two records
         // with one id the newer is added after the older is deleted.

@@ -1,6 +1,8 @@
 //! Filters resolved against the catalog and the index: a tag by any of its
 //! names, a section by a prefix of its name, and errors that say what exists
-//! when nothing matches. A filter selects without changing the ranking.
+//! when nothing matches. A filter selects without changing the ranking (a
+//! tag also selects the records predicted to have it, which listings show
+//! after the catalog's).
 
 use std::ops::Bound;
 
@@ -47,6 +49,7 @@ impl Compilation<'_> {
                 Box::new(BooleanQuery::new(vec![
                     (Occur::Should, exact_query(f.tags, &tag)),
                     (Occur::Should, exact_query(f.uses, &tag)),
+                    (Occur::Should, exact_query(f.predicted, &tag)),
                 ]))
             }
             Filter::Section(value) => {

@@ -113,6 +113,8 @@ impl Compilation<'_> {
             alternatives.push(Box::new(BoostQuery::new(tagged, b.tag)));
             let using = term_query(f.uses, &tag.id);
             alternatives.push(Box::new(BoostQuery::new(using, b.uses)));
+            let predicted = term_query(f.predicted, &tag.id);
+            alternatives.push(Box::new(BoostQuery::new(predicted, b.predicted)));
         }
         let typed = squash(span);
         // Names that analyze alike ("recomputation", "recompute") are one

@@ -1,0 +1,296 @@
+//! Learning: TF-IDF over the training texts' terms, plus, for each tag, a
+//! feature for its name spelt out in the text, and one logistic regression
+//! per tag (linfa). The vocabulary's descriptions of the tags are training
+//! texts too. Its weights are kept as one row per feature, so that predicting
+//! is a sparse sum over the terms a text has.
+
+use linfa::dataset::Dataset;
+use linfa::traits::Fit;
+use linfa_logistic::LogisticRegression;
+use ndarray::{Array1, Array2};
+use rustc_hash::FxHashMap;
+use tantivy::tokenizer::{Language, StopWordFilter, TextAnalyzer, WhitespaceTokenizer};
+
+use super::text::{Analyzed, TermTable, terms};
+use super::{Example, Features};
+use crate::catalog::Vocabulary;
+
+/// A term is a feature when at least this many training texts have it: a
+/// word of one text says nothing about the others.
+const MIN_DOCUMENT_FREQUENCY: usize = 2;
+/// A tag is learned when at least this many training texts have it.
+const MIN_POSITIVES: usize = 2;
+/// L2 regularization of each regression (the sum of the log losses plus
+/// `ALPHA / 2 * |w|^2`), chosen by the leave-one-out in `bench/tags.sh`.
+const ALPHA: f64 = 0.01;
+const MAX_ITERATIONS: u64 = 100;
+/// How far above its prior (in log-odds) a text must lift a tag for the tag
+/// to be predicted. Without it, in a small catalog where a tag is on a
+/// third of the entries, its prior alone would pass the threshold for any
+/// text. (On the shipped catalog, 0 to 2 give the same leave-one-out.)
+const MIN_EVIDENCE: f32 = 1.0;
+
+/// A linear model per tag over the features of [`TermTable`].
+#[derive(Debug, Clone, Default)]
+pub(super) struct Model {
+    pub(super) table: TermTable,
+    tags: usize,
+    features: Features,
+    /// The inverse document frequency of each feature term.
+    idf: Vec<f32>,
+    /// Per feature term, its weight for each tag (`tags` floats).
+    word_weights: Vec<f32>,
+    /// Per tag, the weight of its own name found in a text. (Only its own:
+    /// a weight for every other tag's name too overfits a small catalog.)
+    name_weights: Vec<f32>,
+    /// Per tag; `None` for a tag too rare to learn.
+    bias: Vec<Option<f32>>,
+}
+
+/// The distinct terms of each text, its training features, and their
+/// document frequencies.
+fn feature_terms(texts: &[Vec<String>]) -> Vec<String> {
+    let mut frequency: FxHashMap<&str, usize> = FxHashMap::default();
+    for text in texts {
+        let mut distinct: Vec<&str> = text.iter().map(String::as_str).collect();
+        distinct.sort_unstable();
+        distinct.dedup();
+        for term in distinct {
+            *frequency.entry(term).or_default() += 1;
+        }
+    }
+    let mut stop = stop_words();
+    let mut features: Vec<String> = frequency
+        .into_iter()
+        .filter(|&(term, n)| {
+            n >= MIN_DOCUMENT_FREQUENCY
+                && !term.bytes().all(|b| b.is_ascii_digit())
+                && !analysis_is_empty(&mut stop, term)
+        })
+        .map(|(term, _)| term.to_string())
+        .collect();
+    features.sort_unstable();
+    features
+}
+
+/// English stop words (tantivy's list), which carry no topic.
+fn stop_words() -> TextAnalyzer {
+    let builder = TextAnalyzer::builder(WhitespaceTokenizer::default()).dynamic();
+    match StopWordFilter::new(Language::English) {
+        Some(stop) => builder.filter_dynamic(stop).build(),
+        None => builder.build(),
+    }
+}
+
+fn analysis_is_empty(analyzer: &mut TextAnalyzer, term: &str) -> bool {
+    !analyzer.token_stream(term).advance()
+}
+
+impl Model {
+    /// Learns from `examples`, whose tags are ids of `tags` (slots).
+    pub(super) fn train(
+        examples: &[&Example],
+        vocabulary: &Vocabulary,
+        tags: &[String],
+        features: Features,
+    ) -> Model {
+        // The vocabulary's own words teach every tag, the rarest too.
+        let described = if features.names {
+            descriptions(vocabulary, tags)
+        } else {
+            Vec::new()
+        };
+        let examples: Vec<&Example> = examples.iter().copied().chain(&described).collect();
+        let examples = examples.as_slice();
+        let texts: Vec<Vec<String>> = examples
+            .iter()
+            .map(|e| e.parts.iter().flat_map(|p| terms(p)).collect())
+            .collect();
+        let words = if features.words {
+            feature_terms(&texts)
+        } else {
+            Vec::new()
+        };
+        let table = TermTable::new(words, vocabulary, tags);
+        let analyzed: Vec<Analyzed> = examples
+            .iter()
+            .map(|e| table.analyze(e.parts.iter().map(String::as_str)))
+            .collect();
+        let mut model = Model {
+            tags: tags.len(),
+            features,
+            idf: idf(&analyzed, table.features()),
+            word_weights: vec![0.0; table.features() * tags.len()],
+            name_weights: vec![0.0; tags.len()],
+            bias: vec![None; tags.len()],
+            table,
+        };
+        let words = model.words(&analyzed);
+        let fit_slot = |slot: usize| {
+            let y: Array1<bool> = examples
+                .iter()
+                .map(|e| e.tags.contains(&tags[slot]))
+                .collect();
+            let positives = y.iter().filter(|&&p| p).count();
+            if positives < MIN_POSITIVES || positives == y.len() {
+                return None;
+            }
+            let x = if features.names {
+                model.with_name(&words, &analyzed, slot)
+            } else {
+                words.clone()
+            };
+            fit(x, y)
+        };
+        for (slot, fitted) in in_parallel(tags.len(), fit_slot).into_iter().enumerate() {
+            if let Some((params, intercept)) = fitted {
+                model.set(slot, &params, intercept);
+            }
+        }
+        model
+    }
+
+    /// Column `slot` of the rows: the regression of that tag.
+    fn set(&mut self, slot: usize, params: &Array1<f64>, intercept: f64) {
+        let words = self.table.features();
+        for feature in 0..words {
+            self.word_weights[feature * self.tags + slot] = params[feature] as f32;
+        }
+        if self.features.names {
+            self.name_weights[slot] = params[words] as f32;
+        }
+        self.bias[slot] = Some(intercept as f32);
+    }
+
+    /// `words` and a last column: whether each text names the tag `slot`.
+    fn with_name(&self, words: &Array2<f64>, analyzed: &[Analyzed], slot: usize) -> Array2<f64> {
+        let (rows, columns) = words.dim();
+        let mut x = Array2::zeros((rows, columns + 1));
+        x.slice_mut(ndarray::s![.., ..columns]).assign(words);
+        for (row, text) in analyzed.iter().enumerate() {
+            if text.named.contains(&slot) {
+                x[[row, columns]] = 1.0;
+            }
+        }
+        x
+    }
+
+    /// The training texts as rows of TF-IDF (dense: the catalog is small).
+    fn words(&self, analyzed: &[Analyzed]) -> Array2<f64> {
+        let mut x = Array2::zeros((analyzed.len(), self.table.features()));
+        for (row, text) in analyzed.iter().enumerate() {
+            for (id, value) in self.tf_idf(text) {
+                x[[row, id as usize]] = f64::from(value);
+            }
+        }
+        x
+    }
+
+    /// Sublinear term frequency times idf, normalized to unit length.
+    fn tf_idf<'a>(&'a self, text: &'a Analyzed) -> impl Iterator<Item = (u32, f32)> + 'a {
+        let weight = |&(id, count): &(u32, f32)| (1.0 + count.ln()) * self.idf[id as usize];
+        let norm = text
+            .counts
+            .iter()
+            .map(|c| weight(c).powi(2))
+            .sum::<f32>()
+            .sqrt();
+        text.counts
+            .iter()
+            .map(move |c| (c.0, if norm > 0.0 { weight(c) / norm } else { 0.0 }))
+    }
+
+    /// The probability of each tag (slot) for `text`, 0 where the text gives
+    /// too little evidence for it; `None` where the tag was not learned.
+    pub(super) fn probabilities(&self, text: &Analyzed) -> Vec<Option<f32>> {
+        let mut scores: Vec<f32> = self.bias.iter().map(|b| b.unwrap_or(0.0)).collect();
+        let add = |scores: &mut [f32], row: &[f32], value: f32| {
+            for (score, weight) in scores.iter_mut().zip(row) {
+                *score += weight * value;
+            }
+        };
+        for (id, value) in self.tf_idf(text) {
+            let at = id as usize * self.tags;
+            add(&mut scores, &self.word_weights[at..at + self.tags], value);
+        }
+        if self.features.names {
+            for &slot in &text.named {
+                scores[slot] += self.name_weights[slot];
+            }
+        }
+        scores
+            .into_iter()
+            .zip(&self.bias)
+            .map(|(score, bias)| {
+                bias.map(|bias| {
+                    if score - bias >= MIN_EVIDENCE {
+                        1.0 / (1.0 + (-score).exp())
+                    } else {
+                        0.0
+                    }
+                })
+            })
+            .collect()
+    }
+}
+
+/// Each tag of the vocabulary as one more example of it: its label,
+/// description and aliases.
+fn descriptions(vocabulary: &Vocabulary, tags: &[String]) -> Vec<Example> {
+    tags.iter()
+        .filter_map(|id| vocabulary.get(id))
+        .map(|tag| Example {
+            id: tag.id.clone(),
+            parts: std::iter::once(tag.description.clone())
+                .chain(tag.names().map(str::to_string))
+                .collect(),
+            tags: vec![tag.id.clone()],
+        })
+        .collect()
+}
+
+/// One regression: its weights and intercept for the tag (`y` true).
+fn fit(x: Array2<f64>, y: Array1<bool>) -> Option<(Array1<f64>, f64)> {
+    let regression = LogisticRegression::default()
+        .alpha(ALPHA)
+        .max_iterations(MAX_ITERATIONS);
+    let fitted = regression.fit(&Dataset::new(x, y)).ok()?;
+    // linfa's "positive" class is the more frequent one: for a tag, the
+    // texts without it. The model of the tag is then the negation.
+    let sign = if fitted.labels().pos.class { 1.0 } else { -1.0 };
+    Some((fitted.params() * sign, fitted.intercept() * sign))
+}
+
+/// `f(0..n)`, on a thread per core (training is most of an import's start).
+fn in_parallel<T: Send>(n: usize, f: impl Fn(usize) -> T + Sync) -> Vec<T> {
+    let threads = std::thread::available_parallelism().map_or(1, |t| t.get());
+    let chunk = n.div_ceil(threads).max(1);
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..n)
+            .step_by(chunk)
+            .map(|start| {
+                let f = &f;
+                scope.spawn(move || (start..(start + chunk).min(n)).map(f).collect::<Vec<T>>())
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+            .collect()
+    })
+}
+
+/// Smoothed inverse document frequency, ln((1 + n) / (1 + df)) + 1.
+fn idf(analyzed: &[Analyzed], features: usize) -> Vec<f32> {
+    let mut frequency = vec![0usize; features];
+    for text in analyzed {
+        for &(id, _) in &text.counts {
+            frequency[id as usize] += 1;
+        }
+    }
+    let n = analyzed.len() as f32;
+    frequency
+        .into_iter()
+        .map(|df| ((1.0 + n) / (1.0 + df as f32)).ln() + 1.0)
+        .collect()
+}

@@ -1,0 +1,198 @@
+//! Predicted tags: for a record without curated tags (imported, harvested,
+//! an uncurated catalog entry), the tags of the vocabulary that a model
+//! learned from the curated catalog gives it, each with a confidence.
+//!
+//! The training data are the curated entries: title, note and cached
+//! abstract in, primary `tags` out (`uses`, what a work uses without being
+//! about it, are left out: predictions say what a record is about). The
+//! features are TF-IDF over the project's stemmed English terms (`text`)
+//! and, per tag, whether the text spells out one of its names; the model is
+//! one logistic regression per tag (`learn`). Predicting is a sparse sum
+//! over a text's known terms: cheap enough for a million-record import.
+//! `evaluate` measures it by leave-one-out (`bench/tags.sh`).
+//!
+//! Nothing here touches the index or the network.
+
+pub mod evaluate;
+mod learn;
+mod text;
+
+use learn::Model;
+
+use crate::catalog::Catalog;
+use crate::model::metadata::Cache;
+use crate::model::{PredictedTag, Record};
+
+/// A tag is predicted when its probability reaches this. One threshold for
+/// every tag (most have a handful of examples, too few to tune one each),
+/// chosen by the leave-one-out of `bench/tags.sh` on the shipped catalog.
+pub const THRESHOLD: f32 = 0.07;
+/// Most tags predicted for one record: as many as a curated entry may have.
+pub const MAX_PREDICTED: usize = 8;
+
+/// How tags are predicted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Method {
+    /// The tags whose names the text spells out (the baseline).
+    Vocabulary,
+    /// A regression per tag over TF-IDF of the words.
+    Words,
+    /// The regression over the words and the tag's name found, also
+    /// trained on the vocabulary's descriptions of the tags (the default).
+    Combined,
+}
+
+impl Method {
+    pub const ALL: [Method; 3] = [Method::Vocabulary, Method::Words, Method::Combined];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Method::Vocabulary => "vocabulary",
+            Method::Words => "tf-idf + logistic",
+            Method::Combined => "combined",
+        }
+    }
+
+    fn features(self) -> Features {
+        Features {
+            words: self != Method::Vocabulary,
+            names: self == Method::Combined,
+        }
+    }
+}
+
+/// Which features the regressions read.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+struct Features {
+    words: bool,
+    names: bool,
+}
+
+/// One training text: its parts (title, note, abstract) and its tags.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Example {
+    pub id: String,
+    pub parts: Vec<String>,
+    pub tags: Vec<String>,
+}
+
+/// The curated entries of `catalog` (those with tags), with the abstracts
+/// the cache holds.
+pub fn examples(catalog: &Catalog, cache: &Cache) -> Vec<Example> {
+    catalog
+        .entries
+        .iter()
+        .filter(|e| !e.tags.is_empty())
+        .map(|entry| {
+            let record = Record::from_entry(entry, cache.get(&entry.id));
+            Example {
+                id: record.id.clone(),
+                parts: text_parts(&record).map(str::to_string).collect(),
+                tags: record.tags,
+            }
+        })
+        .collect()
+}
+
+/// What the model reads of a record.
+fn text_parts(record: &Record) -> impl Iterator<Item = &str> {
+    [
+        Some(record.title.as_str()),
+        Some(record.note.as_str()),
+        record.abstract_text.as_deref(),
+    ]
+    .into_iter()
+    .flatten()
+    .filter(|p| !p.is_empty())
+}
+
+/// A trained model and the tags it predicts.
+#[derive(Debug, Clone)]
+pub struct Predictor {
+    /// The vocabulary's tag ids: the model's slots.
+    tags: Vec<String>,
+    model: Model,
+    method: Method,
+    threshold: f32,
+}
+
+impl Predictor {
+    /// Learns from the curated entries of `catalog` (about a second for the
+    /// shipped catalog, in a debug build; see `bench/tags.sh`).
+    pub fn train(catalog: &Catalog, cache: &Cache) -> Predictor {
+        let examples = examples(catalog, cache);
+        let all: Vec<&Example> = examples.iter().collect();
+        Predictor::learn(&all, catalog, Method::Combined, THRESHOLD)
+    }
+
+    fn learn(examples: &[&Example], catalog: &Catalog, method: Method, threshold: f32) -> Self {
+        let tags: Vec<String> = catalog
+            .vocabulary
+            .tags
+            .iter()
+            .map(|t| t.id.clone())
+            .collect();
+        let model = Model::train(examples, &catalog.vocabulary, &tags, method.features());
+        Predictor {
+            tags,
+            model,
+            method,
+            threshold,
+        }
+    }
+
+    /// The probability of every tag (by slot) for a text of `parts`; `None`
+    /// for a tag the model cannot predict.
+    fn probabilities<'a>(&self, parts: impl IntoIterator<Item = &'a str>) -> Vec<Option<f32>> {
+        let analyzed = self.model.table.analyze(parts);
+        match self.method {
+            Method::Vocabulary => {
+                let mut found = vec![None; self.tags.len()];
+                for &slot in &analyzed.named {
+                    found[slot] = Some(1.0);
+                }
+                found
+            }
+            Method::Words | Method::Combined => self.model.probabilities(&analyzed),
+        }
+    }
+
+    /// The tags predicted for `record`, most confident first (ties by id);
+    /// none for a record with curated tags.
+    pub fn predict(&self, record: &Record) -> Vec<PredictedTag> {
+        if !record.tags.is_empty() {
+            return Vec::new();
+        }
+        above(
+            &self.probabilities(text_parts(record)),
+            &self.tags,
+            self.threshold,
+        )
+    }
+}
+
+/// The tags (by slot in `tags`) whose probability reaches `threshold`, most
+/// confident first (ties by id), at most [`MAX_PREDICTED`].
+fn above(probabilities: &[Option<f32>], tags: &[String], threshold: f32) -> Vec<PredictedTag> {
+    let mut predicted: Vec<PredictedTag> = probabilities
+        .iter()
+        .zip(tags)
+        .filter_map(|(p, tag)| {
+            p.filter(|&p| p >= threshold)
+                .map(|confidence| PredictedTag {
+                    tag: tag.clone(),
+                    confidence,
+                })
+        })
+        .collect();
+    predicted.sort_by(|a, b| {
+        b.confidence
+            .total_cmp(&a.confidence)
+            .then_with(|| a.tag.cmp(&b.tag))
+    });
+    predicted.truncate(MAX_PREDICTED);
+    predicted
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,203 @@
+//! The predictor on a fictional mini catalog: three techniques, each
+//! described by its own words.
+
+use super::evaluate::{Counts, leave_one_out};
+use super::*;
+use crate::catalog::{SourceFile, load_files};
+use crate::model::Collection;
+use crate::model::metadata::Cache;
+
+const TAGS: &str = r#"
+[[tag]]
+id = "blorp-sharding"
+label = "Blorp sharding"
+category = "c"
+description = "d"
+aliases = ["sharded blorps"]
+
+[[tag]]
+id = "zint-caching"
+label = "Zint caching"
+category = "c"
+description = "d"
+aliases = ["ZC"]
+
+[[tag]]
+id = "quux-routing"
+label = "Quux routing"
+category = "c"
+description = "d"
+aliases = []
+"#;
+
+fn entry(id: &str, tags: &[&str], note: &str) -> String {
+    let tags: Vec<String> = tags.iter().map(|t| format!("\"{t}\"")).collect();
+    format!(
+        "[[entry]]\nid = \"{id}\"\nkind = \"project\"\ntitle = \"{id}\"\nurl = \"https://example.org/{id}\"\ntags = [{}]\nnote = \"{note}\"\n\n",
+        tags.join(", ")
+    )
+}
+
+fn catalog() -> Catalog {
+    let mut section =
+        String::from("[section]\nname = \"Fiction\"\ngroup = \"Papers\"\norder = 1\n\n");
+    for (id, tags, note) in [
+        (
+            "a",
+            &["blorp-sharding"][..],
+            "Splits the frobnicator state across glimmer ranks.",
+        ),
+        (
+            "b",
+            &["blorp-sharding"],
+            "Glimmer ranks each hold a slice of frobnicator state.",
+        ),
+        (
+            "c",
+            &["blorp-sharding"],
+            "Frobnicator slices spread over glimmer ranks.",
+        ),
+        (
+            "d",
+            &["zint-caching"],
+            "Keeps warm wubbles in a spindle buffer for reuse.",
+        ),
+        (
+            "e",
+            &["zint-caching"],
+            "A spindle buffer of wubbles avoids recomputing them.",
+        ),
+        (
+            "f",
+            &["zint-caching"],
+            "Wubbles evicted from the spindle buffer by age.",
+        ),
+        (
+            "g",
+            &["quux-routing"],
+            "Sends each token to a trellis gate by its plonk score.",
+        ),
+        (
+            "h",
+            &["quux-routing"],
+            "Trellis gates choose tokens by plonk score.",
+        ),
+        (
+            "i",
+            &["quux-routing"],
+            "Plonk scores balance tokens across trellis gates.",
+        ),
+    ] {
+        section.push_str(&entry(id, tags, note));
+    }
+    let files = [
+        SourceFile::new("tags.toml", TAGS.to_string()),
+        SourceFile::new("fiction.toml", section),
+    ];
+    let (catalog, problems) = load_files(&files);
+    assert!(problems.is_empty(), "{problems:?}");
+    catalog
+}
+
+fn imported(title: &str, abstract_text: &str) -> Record {
+    Record {
+        collection: Collection::Arxiv,
+        title: title.into(),
+        abstract_text: Some(abstract_text.into()),
+        ..Record::default()
+    }
+}
+
+fn tags(predicted: &[PredictedTag]) -> Vec<&str> {
+    predicted.iter().map(|p| p.tag.as_str()).collect()
+}
+
+#[test]
+fn a_record_gets_the_tag_whose_words_it_uses_without_naming_it() {
+    let predictor = Predictor::train(&catalog(), &Cache::default());
+    let record = imported(
+        "Faster frobnicator state",
+        "We spread frobnicator state over many glimmer ranks.",
+    );
+    let predicted = predictor.predict(&record);
+    assert_eq!(tags(&predicted), ["blorp-sharding"]);
+    let confidence = predicted[0].confidence;
+    assert!((THRESHOLD..=1.0).contains(&confidence), "{confidence}");
+}
+
+#[test]
+fn unrelated_text_gets_no_tag() {
+    let predictor = Predictor::train(&catalog(), &Cache::default());
+    let record = imported("On teapots", "A survey of porcelain glazes.");
+    assert!(predictor.predict(&record).is_empty());
+}
+
+#[test]
+fn a_record_with_curated_tags_gets_no_prediction() {
+    let predictor = Predictor::train(&catalog(), &Cache::default());
+    let mut record = imported("Spindle buffer", "Warm wubbles in a spindle buffer.");
+    assert_eq!(tags(&predictor.predict(&record)), ["zint-caching"]);
+    record.tags = vec!["quux-routing".into()];
+    assert!(predictor.predict(&record).is_empty());
+}
+
+#[test]
+fn the_vocabulary_baseline_predicts_the_tags_a_text_names() {
+    let catalog = catalog();
+    let all_examples = examples(&catalog, &Cache::default());
+    let all: Vec<&Example> = all_examples.iter().collect();
+    let baseline = Predictor::learn(&all, &catalog, Method::Vocabulary, 0.5);
+    let record = imported("Sharded blorps and ZC", "Nothing else.");
+    let predicted = baseline.predict(&record);
+    assert_eq!(tags(&predicted), ["blorp-sharding", "zint-caching"]);
+    assert!(predicted.iter().all(|p| p.confidence == 1.0));
+}
+
+#[test]
+fn examples_are_the_entries_with_tags_and_their_text() {
+    let mut catalog = catalog();
+    catalog.entries[0].tags.clear();
+    let examples = examples(&catalog, &Cache::default());
+    assert_eq!(examples.len(), 8);
+    assert_eq!(
+        examples[0].parts,
+        ["b", "Glimmer ranks each hold a slice of frobnicator state."]
+    );
+    assert_eq!(examples[0].tags, ["blorp-sharding"]);
+}
+
+#[test]
+fn leave_one_out_predicts_each_entry_from_the_others() {
+    let catalog = catalog();
+    let examples = examples(&catalog, &Cache::default());
+    let scores = leave_one_out(&catalog, &examples, Method::Combined);
+    // Each technique is told by its own words, so every entry is found from
+    // the other two of its kind, and nothing else is predicted.
+    let counts = scores.at(THRESHOLD);
+    assert_eq!(
+        counts,
+        Counts {
+            true_positives: 9,
+            false_positives: 0,
+            false_negatives: 0
+        }
+    );
+    assert_eq!(scores.nested(), counts);
+    // No name of a tag appears in the notes: the baseline finds nothing.
+    let baseline = leave_one_out(&catalog, &examples, Method::Vocabulary).at(0.5);
+    assert_eq!(baseline.true_positives + baseline.false_positives, 0);
+    assert_eq!(baseline.recall(), 0.0);
+}
+
+#[test]
+fn micro_scores_sum_over_entries() {
+    let counts = Counts {
+        true_positives: 6,
+        false_positives: 2,
+        false_negatives: 4,
+    };
+    assert_eq!(counts.precision(), 0.75);
+    assert_eq!(counts.recall(), 0.6);
+    assert!((counts.f1() - 2.0 * 0.75 * 0.6 / 1.35).abs() < 1e-12);
+    assert_eq!(Counts::default().f1(), 0.0);
+}

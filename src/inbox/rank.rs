@@ -1,10 +1,15 @@
-//! How well a record belongs in the list. (Placeholder until the tag
-//! predictor lands: the tags whose names the record spells out.)
+//! How well a record belongs in the list (`belongs`), the tags proposed
+//! for it (the tag predictor's, which the index holds; else those whose
+//! names it spells out) and why: the words that raised its score, and the
+//! tag names it holds.
 
 use super::belongs::{Classifier, record_terms};
 use crate::catalog::{Catalog, normalize_title};
 use crate::model::Record;
 use crate::model::metadata::Cache;
+
+/// Tags proposed at most: the README asks 1 to 4 of a curated entry.
+const PROPOSED_TAGS: usize = 4;
 
 /// What the ranking says of one record.
 #[derive(Debug, Clone, PartialEq)]
@@ -58,6 +63,14 @@ impl Belongs {
             }
         }
         tags.sort_by(|a, b| b.1.total_cmp(&a.1));
+        // The tag predictor's tags (written to the index), else those named.
+        if !record.predicted.is_empty() {
+            tags = record
+                .predicted
+                .iter()
+                .map(|p| (p.tag.clone(), p.confidence))
+                .collect();
+        }
         let (score, mut why) = match &self.classifier {
             Some(c) => {
                 let (odds, words) = c.log_odds(&record_terms(record));
@@ -69,7 +82,11 @@ impl Belongs {
         why.extend(named);
         Assessment {
             score,
-            proposed: tags.iter().map(|(t, _)| t.clone()).collect(),
+            proposed: tags
+                .iter()
+                .take(PROPOSED_TAGS)
+                .map(|(t, _)| t.clone())
+                .collect(),
             tags,
             why,
         }

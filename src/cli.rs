@@ -66,6 +66,9 @@ pub enum Command {
     Harvest(HarvestArgs),
     /// Serve a search page and a JSON API to this machine's browser
     Serve(ServeArgs),
+    /// arXiv records not in the catalog, best candidates for the list first;
+    /// accept or reject them
+    Inbox(InboxArgs),
     /// Print a shell completion script
     Completions {
         /// The shell to complete for
@@ -390,4 +393,52 @@ pub struct ServeArgs {
     /// machines search this catalog
     #[arg(long, default_value = "127.0.0.1", value_name = "ADDR")]
     pub bind: std::net::IpAddr,
+}
+
+#[derive(Debug, Args)]
+#[command(args_conflicts_with_subcommands = true)]
+pub struct InboxArgs {
+    #[command(subcommand)]
+    pub action: Option<InboxAction>,
+    /// Only records first submitted (else last changed) on this day or later (YYYY-MM-DD)
+    #[arg(long, value_name = "DATE", value_parser = parse_day)]
+    pub since: Option<String>,
+    /// How many candidates to show, 1 to 10000 [default: 20]
+    #[arg(short = 'n', long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=MAX_LIMIT))]
+    pub limit: Option<u64>,
+    /// One JSON object per candidate (JSON Lines): rank, arxiv, title,
+    /// authors, year, score, section, tags, why
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum InboxAction {
+    /// Write a record into the catalog as an entry of its section
+    Accept(AcceptArgs),
+    /// Never propose this record again (remembered in the catalog's inbox.toml)
+    Reject(RejectArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct AcceptArgs {
+    /// The record's arXiv id (as `inbox` prints it)
+    #[arg(value_name = "ARXIV_ID")]
+    pub arxiv: String,
+    /// One sentence of your own on what the work contributes
+    #[arg(long, value_name = "TEXT")]
+    pub note: String,
+    /// The section to write it in, instead of the proposed one
+    #[arg(long, value_name = "NAME", add = ArgValueCandidates::new(completion::sections))]
+    pub section: Option<String>,
+    /// Its tags, instead of the proposed ones (comma-separated ids or names)
+    #[arg(long, value_name = "T,...", value_delimiter = ',', add = ArgValueCandidates::new(completion::tags))]
+    pub tags: Option<Vec<String>>,
+}
+
+#[derive(Debug, Args)]
+pub struct RejectArgs {
+    /// The record's arXiv id (as `inbox` prints it)
+    #[arg(value_name = "ARXIV_ID")]
+    pub arxiv: String,
 }

@@ -24,6 +24,11 @@ pub fn seconds_since(timestamp: &str) -> Option<i64> {
     Some((OffsetDateTime::now_utc() - then).whole_seconds())
 }
 
+/// Today in UTC, `YYYY-MM-DD`.
+pub fn today() -> String {
+    now_rfc3339().get(..10).unwrap_or_default().to_string()
+}
+
 pub fn current_year() -> i64 {
     i64::from(OffsetDateTime::now_utc().year())
 }

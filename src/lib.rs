@@ -15,6 +15,7 @@ mod fsutil;
 pub mod harvest;
 mod health;
 mod ident;
+mod inbox;
 pub mod index;
 pub mod ingest;
 pub mod locations;
@@ -116,6 +117,7 @@ fn execute(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> Result<i32, Er
         }
         Command::Harvest(args) => commands::harvest::run(&locations, &args, err).map(|()| EXIT_OK),
         Command::Serve(args) => commands::serve::run(&locations, &args, out, err).map(|()| EXIT_OK),
+        Command::Inbox(args) => commands::inbox::run(&locations, &args, style, out, err).map(found),
         Command::Completions { shell } => {
             completion::write_registration(shell, out)?;
             Ok(EXIT_OK)

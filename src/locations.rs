@@ -109,7 +109,8 @@ impl Locations {
                     let name = entry.file_name().to_string_lossy().into_owned();
                     // Exactly the files loading reads: a FIFO or a device
                     // among them would hang the fingerprint.
-                    if (name.ends_with(".toml") || name == CACHE_FILE)
+                    let rejections = name == crate::catalog::INBOX_FILE;
+                    if (name.ends_with(".toml") && !rejections || name == CACHE_FILE)
                         && let Some(bytes) = read_regular_file(&path)?
                     {
                         inputs.push((name, bytes));

@@ -49,8 +49,13 @@ pub fn load_dir(dir: &Path) -> Result<(Catalog, Vec<Problem>), Error> {
     for item in read_dir {
         let path = item.map_err(|e| Error::io(dir, e))?.path();
         let settings = path.file_name().is_some_and(|n| {
-            [super::RANKING_FILE, super::LIST_FILE, super::REMOVED_FILE]
-                .contains(&n.to_str().unwrap_or_default())
+            [
+                super::RANKING_FILE,
+                super::LIST_FILE,
+                super::REMOVED_FILE,
+                super::INBOX_FILE,
+            ]
+            .contains(&n.to_str().unwrap_or_default())
         });
         if path.extension().is_some_and(|x| x == "toml") && !settings {
             paths.push(path);
@@ -92,11 +97,10 @@ pub fn load_files(files: &[SourceFile]) -> (Catalog, Vec<Problem>) {
         let Some(table) = parse(file, &mut problems) else {
             continue;
         };
-        if file
-            .path
-            .file_name()
-            .is_some_and(|n| n == super::LIST_FILE || n == super::REMOVED_FILE)
-        {
+        if file.path.file_name().is_some_and(|n| {
+            [super::LIST_FILE, super::REMOVED_FILE, super::INBOX_FILE]
+                .contains(&n.to_str().unwrap_or_default())
+        }) {
             continue;
         }
         if file.path.file_name().is_some_and(|n| n == TAGS_FILE) {

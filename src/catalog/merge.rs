@@ -384,7 +384,7 @@ pub fn propose_id(title: &str, kind: Kind, year: Option<i64>) -> String {
     }
 }
 
-fn unique_id(base: &str, ids: &mut HashSet<String>) -> String {
+pub(crate) fn unique_id(base: &str, ids: &mut HashSet<String>) -> String {
     let mut id = base.to_string();
     let mut n = 2;
     while ids.contains(&id) {

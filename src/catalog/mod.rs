@@ -17,11 +17,13 @@ use std::path::Path;
 use std::sync::Arc;
 
 pub use load::{load_dir, load_files};
-pub use merge::{ItemReport, Merge, MergeReport, Outcome, merge_import};
+pub(crate) use merge::unique_id;
+pub use merge::{ItemReport, Merge, MergeReport, Outcome, merge_import, propose_id};
 pub use source::{Location, Problem, SourceFile};
 pub use sync::{Change, ChangeKind, Kept, Shown, Sync, plan_sync};
 pub use validate::{advice, validate};
 pub use vocabulary::{Tag, Vocabulary};
+pub use write::render_draft;
 
 /// The name of the vocabulary file inside a catalog folder.
 pub use crate::model::Kind;
@@ -34,6 +36,9 @@ pub const LIST_FILE: &str = "list.toml";
 /// Entries `import --sync --apply` removed because the list dropped them,
 /// kept whole so that their curation can be restored (not an entry file).
 pub const REMOVED_FILE: &str = "removed.toml";
+/// The records rejected from the inbox (not an entry file, nor an input of
+/// the index: a rejection changes no document).
+pub const INBOX_FILE: &str = "inbox.toml";
 
 /// A heading of the list, stored as the `[section]` table of its file.
 #[derive(Debug, Clone, PartialEq, Eq)]

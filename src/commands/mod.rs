@@ -5,6 +5,7 @@ pub mod check;
 pub mod export;
 pub mod harvest;
 pub mod import;
+pub mod inbox;
 pub mod index;
 pub mod list;
 pub mod search;

@@ -83,7 +83,7 @@ pub(crate) fn doi_owners(entries: &[&Entry], metadata: &Cache) -> BTreeMap<Strin
 }
 
 /// `arxiv:ID` and `doi:DOI` keys of an entry, each with how a report names it.
-fn identifiers(entry: &Entry, metadata: &Cache) -> Vec<(String, String)> {
+pub(crate) fn identifiers(entry: &Entry, metadata: &Cache) -> Vec<(String, String)> {
     let cached = metadata.get(&entry.id);
     let arxiv = [
         entry.arxiv.clone(),
@@ -128,7 +128,7 @@ pub(crate) fn normalize_doi(doi: &str) -> Option<String> {
 
 /// Lower-case words of letters, digits and `+` (so that "2++" stays
 /// itself), one space apart.
-fn title_key(title: &str) -> String {
+pub(crate) fn title_key(title: &str) -> String {
     title
         .split(|c: char| !(c.is_alphanumeric() || c == '+'))
         .filter(|w| !w.is_empty())
@@ -170,7 +170,8 @@ fn version_markers(title: &str) -> Vec<&str> {
     markers
 }
 
-fn same_title(a: &str, b: &str) -> bool {
+/// Whether two [`title_key`]s are one work's.
+pub(crate) fn same_title(a: &str, b: &str) -> bool {
     if a.is_empty() || b.is_empty() || version_markers(a) != version_markers(b) {
         return false;
     }

@@ -7,7 +7,7 @@
 
 pub(crate) mod apply;
 pub(crate) mod cache;
-mod duplicates;
+pub(crate) mod duplicates;
 mod links;
 mod published;
 

@@ -96,6 +96,7 @@ impl Record {
             note: entry.note.clone(),
             abstract_text: abstract_sourced.map(|a| a.value.clone()),
             abstract_source: abstract_sourced.map(|a| a.source),
+            submitted: None,
         }
     }
 
@@ -156,6 +157,9 @@ impl Record {
             doc.add_text(fields.words, dictionary);
         }
         self.add_identifiers(&mut doc, fields);
+        if let Some(day) = self.submitted.as_deref().and_then(day_number) {
+            doc.add_i64(fields.submitted, day);
+        }
         doc
     }
 
@@ -277,8 +281,20 @@ impl Record {
             doi: text(fields.doi),
             note: text(fields.note).unwrap_or_default(),
             abstract_text,
+            submitted: doc
+                .get_first(fields.submitted)
+                .and_then(|v| v.as_i64())
+                .map(|n| format!("{:04}-{:02}-{:02}", n / 10000, n / 100 % 100, n % 100)),
         }
     }
+}
+
+/// `YYYY-MM-DD` as the number YYYYMMDD, which orders as the days do.
+pub fn day_number(day: &str) -> Option<i64> {
+    let digits: String = day.split('-').collect();
+    (day.len() == 10 && digits.len() == 8)
+        .then(|| digits.parse().ok())
+        .flatten()
 }
 
 /// Predicted tags are not learnt by the typo dictionary: a prediction is not

@@ -18,7 +18,7 @@ use tantivy::{Index, IndexWriter, Term};
 
 pub(crate) use append::add_kept;
 pub use append::{Appended, KeptRecords, NoKept, append};
-pub use document::{exact_query, id_query, kind_query};
+pub use document::{day_number, exact_query, id_query, kind_query};
 pub use schema::{Fields, SCHEMA_VERSION, identifier_key, identifier_query, key_query};
 pub use seen_words::SeenWords;
 pub use store::{IndexDir, OpenIndex, RebuildLock};

@@ -7,7 +7,7 @@ use tantivy::schema::{
 use super::analysis::{ENGLISH, NAMES};
 
 /// Bumped whenever fields or analyzers change, so old indexes are rebuilt.
-pub const SCHEMA_VERSION: u32 = 7;
+pub const SCHEMA_VERSION: u32 = 8;
 
 /// Handles of every field of the schema.
 #[derive(Debug, Clone)]
@@ -50,6 +50,9 @@ pub struct Fields {
     pub et_al: Field,
     /// `catalog` or `arxiv` (a snapshot import).
     pub collection: Field,
+    /// An imported record's first version, as the number YYYYMMDD
+    /// (`inbox --since`).
+    pub submitted: Field,
 }
 
 fn text(analyzer: &str, stored: bool) -> TextOptions {
@@ -105,6 +108,7 @@ pub fn build_schema() -> (Schema, Fields) {
         abstract_source: b.add_text_field("abstract_source", STORED),
         et_al: b.add_u64_field("et_al", STORED),
         collection: b.add_text_field("collection", STRING | STORED),
+        submitted: b.add_i64_field("submitted", INDEXED | STORED),
     };
     (b.build(), fields)
 }
@@ -137,6 +141,7 @@ impl Fields {
             abstract_source: f("abstract_source")?,
             et_al: f("et_al")?,
             collection: f("collection")?,
+            submitted: f("submitted")?,
         })
     }
 }

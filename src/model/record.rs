@@ -27,6 +27,9 @@ pub struct Record {
     pub note: String,
     pub abstract_text: Option<String>,
     pub abstract_source: Option<Source>,
+    /// The day of an imported record's first version (else of its last
+    /// change), `YYYY-MM-DD`.
+    pub submitted: Option<String>,
 }
 
 /// A tag predicted for a record, with the model's confidence in [0, 1].

@@ -140,6 +140,33 @@ fn year_of(date: &str) -> Option<i64> {
         .and_then(|w| w.parse().ok())
 }
 
+/// The day of an RFC 2822 date ("Mon, 2 Apr 2007 19:18:42 GMT") as
+/// `YYYY-MM-DD`.
+fn day_of(date: &str) -> Option<String> {
+    const MONTHS: [&str; 12] = [
+        "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+    ];
+    let words: Vec<&str> = date.split([' ', ',']).filter(|w| !w.is_empty()).collect();
+    let at = words.iter().position(|w| MONTHS.contains(w))?;
+    let month = MONTHS.iter().position(|m| *m == words[at])? as u8 + 1;
+    let day: u8 = words.get(at.checked_sub(1)?)?.parse().ok()?;
+    let year: i32 = words.get(at + 1)?.parse().ok()?;
+    let month = time::Month::try_from(month).ok()?;
+    let date = time::Date::from_calendar_date(year, month, day).ok()?;
+    Some(format!(
+        "{:04}-{:02}-{:02}",
+        date.year(),
+        u8::from(date.month()),
+        date.day()
+    ))
+}
+
+/// Whether `day` is a real day written `YYYY-MM-DD`.
+fn day_of_iso(day: &str) -> bool {
+    day.len() == 10
+        && time::Date::parse(day, &time::format_description::well_known::Iso8601::DATE).is_ok()
+}
+
 /// New-style ids start with YYMM: 0704.0001 is from 2007.
 fn year_of_id(id: &str) -> Option<i64> {
     let yy: i64 = id.get(..2)?.parse().ok()?;
@@ -167,6 +194,11 @@ impl SnapshotRecord {
             predicted: Vec::new(),
             url: arxiv_url(&arxiv),
             abstract_source: r.abstract_text.as_ref().map(|_| Source::Arxiv),
+            submitted: r
+                .published
+                .as_deref()
+                .and_then(day_of)
+                .or_else(|| r.updated.filter(|d| day_of_iso(d))),
             abstract_text: r.abstract_text,
             arxiv: Some(arxiv),
             doi: r.doi,
@@ -192,6 +224,10 @@ mod tests {
             Some("We study\nzorblats.")
         );
         assert_eq!(r.record.year, Some(2014));
+        assert_eq!(
+            r.clone().into_record().submitted.as_deref(),
+            Some("2014-12-31")
+        );
         assert_eq!(r.record.doi.as_deref(), Some("10.1000/example.1"));
         assert_eq!(r.primary_category.as_deref(), Some("cs.DC"));
     }
@@ -206,5 +242,7 @@ mod tests {
         );
         assert!(parse_line("not json").is_err());
         assert_eq!(year_of_id("0704.0001"), Some(2007));
+        assert_eq!(day_of("Fri, 31 Feb 2014 10:00:00 GMT"), None);
+        assert_eq!(day_of("2 Apr 2007").as_deref(), Some("2007-04-02"));
     }
 }

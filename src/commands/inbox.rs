@@ -1,0 +1,308 @@
+//! `inbox`: the arxiv collection's records that are not in the catalog,
+//! best candidates first; `inbox accept` and `inbox reject`.
+
+use std::io::Write;
+use std::ops::Bound;
+
+use serde_json::json;
+use tantivy::collector::DocSetCollector;
+use tantivy::query::{BooleanQuery, Occur, Query, RangeQuery};
+use tantivy::{TantivyDocument, Term};
+
+use super::read_healing;
+use crate::catalog::Catalog;
+use crate::cli::{AcceptArgs, InboxAction, InboxArgs, RejectArgs};
+use crate::clock::{now_rfc3339, today};
+use crate::diagnostic;
+use crate::error::Error;
+use crate::ident;
+use crate::inbox::accept::{self, Decision};
+use crate::inbox::{Belongs, Candidate, Listed, Rejected, candidates};
+use crate::index::{Fields, OpenIndex, day_number, exact_query, id_query};
+use crate::locations::Locations;
+use crate::model::metadata::Cache;
+use crate::model::{Collection, Record, arxiv_record_id};
+use crate::render::Style;
+use crate::render::text::{count, inert, truncate, wrap, wrap_words};
+
+/// Candidates shown when `--limit` is not given.
+const DEFAULT_LIMIT: usize = 20;
+
+/// Returns whether there was a candidate to show (or an action was done).
+pub fn run(
+    locations: &Locations,
+    args: &InboxArgs,
+    style: Style,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> Result<bool, Error> {
+    match &args.action {
+        Some(InboxAction::Accept(accept)) => run_accept(locations, accept, out, err),
+        Some(InboxAction::Reject(reject)) => run_reject(locations, reject, out, err),
+        None => run_list(locations, args, style, out, err),
+    }
+}
+
+fn run_list(
+    locations: &Locations,
+    args: &InboxArgs,
+    style: Style,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> Result<bool, Error> {
+    let since = args.since.as_deref().and_then(day_number);
+    let (catalog, _, records) = read_healing(locations, err, |_, open| collection(open, since))?;
+    let cache = locations.load_cache()?;
+    let rejected = rejections(locations)?;
+    let belongs = Belongs::train(&catalog, &cache, &records);
+    let listed = Listed::new(&catalog, &cache);
+    let mut found = candidates(&catalog, &listed, &rejected, &belongs, records);
+    let total = found.len();
+    found.truncate(args.limit.map_or(DEFAULT_LIMIT, |n| n as usize));
+    let io = Error::output;
+    for (rank, candidate) in found.iter().enumerate() {
+        if args.json {
+            writeln!(out, "{}", candidate_value(rank + 1, candidate)).map_err(io)?;
+        } else {
+            out.write_all(candidate_block(rank + 1, candidate, &style).as_bytes())
+                .map_err(io)?;
+        }
+    }
+    if !args.json {
+        let line = match (found.len(), total) {
+            (0, _) => "no candidates: every record of the arxiv collection is listed or rejected (harvest or import more)".to_string(),
+            (shown, total) if shown < total => format!(
+                "{shown} of {} shown; more with --limit {}",
+                count(total, "candidate", "candidates"),
+                (shown * 2).min(crate::cli::MAX_LIMIT as usize)
+            ),
+            (shown, _) => count(shown, "candidate", "candidates"),
+        };
+        diagnostic::line(err, line);
+    }
+    Ok(!found.is_empty())
+}
+
+/// The arxiv collection's records, those first submitted on `since`
+/// (YYYYMMDD) or later when given.
+fn collection(open: &OpenIndex, since: Option<i64>) -> Result<Vec<Record>, Error> {
+    let fields = Fields::from_schema(&open.index.schema())?;
+    let mut query: Box<dyn Query> = exact_query(fields.collection, Collection::Arxiv.as_str());
+    if let Some(day) = since {
+        let from = Term::from_field_i64(fields.submitted, day);
+        query = Box::new(BooleanQuery::new(vec![
+            (Occur::Must, query),
+            (
+                Occur::Must,
+                Box::new(RangeQuery::new(Bound::Included(from), Bound::Unbounded)),
+            ),
+        ]));
+    }
+    let searcher = open.reader.searcher();
+    let mut addresses: Vec<_> = searcher
+        .search(&query, &DocSetCollector)?
+        .into_iter()
+        .collect();
+    addresses.sort();
+    addresses
+        .into_iter()
+        .map(|address| {
+            let doc: TantivyDocument = searcher.doc(address)?;
+            Ok(Record::from_document(&doc, &fields))
+        })
+        .collect()
+}
+
+/// The rejections of the catalog folder (none for the built-in catalog).
+fn rejections(locations: &Locations) -> Result<Rejected, Error> {
+    match locations.catalog_dir() {
+        Ok(dir) => Rejected::load(dir),
+        Err(_) => Ok(Rejected::default()),
+    }
+}
+
+/// `inbox --json`'s object.
+fn candidate_value(rank: usize, c: &Candidate) -> serde_json::Value {
+    let r = &c.record;
+    json!({
+        "rank": rank,
+        "arxiv": r.arxiv,
+        "title": r.title,
+        "authors": r.authors,
+        "year": r.year,
+        "score": (f64::from(c.score) * 1000.0).round() / 1000.0,
+        "section": c.section,
+        "tags": c.tags,
+        "why": c.why,
+        "url": r.url,
+        "submitted": r.submitted,
+        "category": r.section,
+    })
+}
+
+/// ```text
+///  1. Title of the record
+///     1412.70003 · 2026 · score 0.912 → Mixture of Experts System
+///     mixture-of-experts, expert-parallelism
+///     why: all-to-all, expert, MoE
+/// ```
+fn candidate_block(rank: usize, c: &Candidate, style: &Style) -> String {
+    let r = &c.record;
+    let number = format!("{rank:>2}.");
+    let indent = " ".repeat(number.len() + 1);
+    let mut words = vec![(number, true)];
+    words.extend(inert(&r.title).split(' ').map(|w| (w.to_string(), false)));
+    let paint = |w: &str, dim: bool| if dim { style.dim(w) } else { style.bold(w) };
+    let mut out = String::new();
+    for line in wrap_words(&words, style.prose_width(), 0, &indent, &paint) {
+        out.push_str(&line);
+        out.push('\n');
+    }
+    let mut byline = vec![r.arxiv.clone().unwrap_or_default()];
+    byline.extend(r.year.map(|y| y.to_string()));
+    byline.push(format!("score {:.3}", c.score));
+    let mut byline = inert(&byline.join(" · "));
+    if let Some(section) = &c.section {
+        byline.push_str(&format!(" → {}", inert(section)));
+    }
+    let room = style.prose_width().saturating_sub(indent.len());
+    out.push_str(&format!(
+        "{indent}{}\n",
+        style.dim(&truncate(&byline, room))
+    ));
+    let mut lines = Vec::new();
+    if !c.tags.is_empty() {
+        lines.extend(wrap(
+            &inert(&c.tags.join(", ")),
+            style.prose_width(),
+            &indent,
+        ));
+    }
+    if !c.why.is_empty() {
+        let why = format!("why: {}", c.why.join(", "));
+        lines.push(format!(
+            "{indent}{}",
+            style.dim(&truncate(&inert(&why), room))
+        ));
+    }
+    for line in lines {
+        out.push_str(&line);
+        out.push('\n');
+    }
+    out.push('\n');
+    out
+}
+
+/// The arXiv id `typed` names (`ID`, `arxiv:ID` or its URL, any version).
+fn arxiv_id(typed: &str) -> Result<String, Error> {
+    let bare = typed.trim().strip_prefix("arxiv:").unwrap_or(typed.trim());
+    let arxiv =
+        ident::arxiv_from_url(bare).unwrap_or_else(|| ident::strip_version(bare).to_string());
+    if !ident::is_arxiv_id(&arxiv) {
+        return Err(Error::Usage(format!(
+            "\"{typed}\" is not an arXiv id such as 2401.10241"
+        )));
+    }
+    Ok(arxiv)
+}
+
+/// The record of the arxiv collection `typed` names, with the catalog and
+/// its cache, refused (in one line) when it is unknown or already listed.
+fn unlisted_record(
+    locations: &Locations,
+    typed: &str,
+    err: &mut dyn Write,
+) -> Result<(Catalog, Cache, Record), Error> {
+    let arxiv = arxiv_id(typed)?;
+    let id = arxiv_record_id(&arxiv);
+    let (catalog, _, record) = read_healing(locations, err, |_, open| {
+        let fields = Fields::from_schema(&open.index.schema())?;
+        let searcher = open.reader.searcher();
+        let found = searcher.search(&id_query(&fields, &id), &DocSetCollector)?;
+        match found.into_iter().min() {
+            Some(address) => {
+                let doc: TantivyDocument = searcher.doc(address)?;
+                Ok(Some(Record::from_document(&doc, &fields)))
+            }
+            None => Ok(None),
+        }
+    })?;
+    let cache = locations.load_cache()?;
+    let listed = Listed::new(&catalog, &cache);
+    // A catalog entry's own record is no record of the collection: its id
+    // is checked first.
+    let record = record.unwrap_or_else(|| Record {
+        arxiv: Some(arxiv.clone()),
+        ..Record::default()
+    });
+    if let Some((entry, why)) = listed.find(&record) {
+        return Err(Error::Usage(format!(
+            "{arxiv} is already listed as `{entry}` ({why})"
+        )));
+    }
+    if !record.is_imported() {
+        return Err(Error::Usage(format!(
+            "no record {arxiv} in the arxiv collection: `distml-search inbox` lists the candidates (harvest or import to add records)"
+        )));
+    }
+    Ok((catalog, cache, record))
+}
+
+fn run_accept(
+    locations: &Locations,
+    args: &AcceptArgs,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> Result<bool, Error> {
+    let dir = locations.catalog_dir()?.to_path_buf();
+    if args.note.trim().is_empty() {
+        // Before any work: the note is the one thing only the curator gives.
+        return Err(Error::Usage(
+            "the note is empty: say in one sentence of your own what the work contributes (--note \"...\")"
+                .into(),
+        ));
+    }
+    let (catalog, mut cache, record) = unlisted_record(locations, &args.arxiv, err)?;
+    let belongs = Belongs::train(&catalog, &cache, std::slice::from_ref(&record));
+    let candidate = crate::inbox::candidate(&catalog, &belongs, record);
+    let decision = Decision {
+        note: &args.note,
+        section: args.section.as_deref(),
+        tags: args.tags.as_deref(),
+    };
+    let accepted = accept::plan(&catalog, &candidate, decision, &today(), &now_rfc3339())?;
+    accepted.write(&mut cache, &dir)?;
+    writeln!(
+        out,
+        "accepted {} as `{}` in {} ({}); `distml-search check` checks it",
+        candidate.record.arxiv.as_deref().unwrap_or_default(),
+        accepted.entry.id,
+        accepted.entry.section,
+        accepted.file.display()
+    )
+    .map_err(Error::output)?;
+    Ok(true)
+}
+
+fn run_reject(
+    locations: &Locations,
+    args: &RejectArgs,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> Result<bool, Error> {
+    let dir = locations.catalog_dir()?.to_path_buf();
+    let (_, _, record) = unlisted_record(locations, &args.arxiv, err)?;
+    let arxiv = record.arxiv.unwrap_or_default();
+    let mut rejected = Rejected::load(&dir)?;
+    let message = if rejected.insert(&arxiv, &today()) {
+        rejected.save(&dir)?;
+        format!(
+            "rejected {arxiv}: the inbox will not propose it again ({})",
+            Rejected::path(&dir).display()
+        )
+    } else {
+        format!("{arxiv} was already rejected")
+    };
+    writeln!(out, "{message}").map_err(Error::output)?;
+    Ok(true)
+}

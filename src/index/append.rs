@@ -61,24 +61,27 @@ pub(crate) fn add_kept(
     kept: &dyn KeptRecords,
     replace: bool,
 ) -> Result<u64, Error> {
-    let predictor = Predictor::train(catalog, cache);
+    // Learned on the first kept record: most rebuilds keep none, and
+    // learning costs a rebuild more than the catalog's own documents.
+    let predictor = std::cell::OnceCell::new();
+    let predictor = || predictor.get_or_init(|| Predictor::train(catalog, cache));
     let mut records = Vec::new();
     let mut add = |record: Record| -> Result<(), Error> {
         if replace {
             records.push(record);
         } else {
-            let doc = record.to_document(fields, &catalog.vocabulary, None, Some(&predictor));
+            let doc = record.to_document(fields, &catalog.vocabulary, None, Some(predictor()));
             writer.add_document(doc)?;
         }
         Ok(())
     };
     let added = kept.each_record(catalog, cache, &mut add)?;
-    if replace {
+    if replace && !records.is_empty() {
         replace_records(
             writer,
             fields,
             &catalog.vocabulary,
-            &predictor,
+            predictor(),
             &records,
             &[],
         )?;

@@ -532,11 +532,18 @@ async fn harvested_records_survive_an_index_of_another_schema() {
     let server = server(papers(4), Quirks::default()).await;
     let fixture = Fixture::invented();
     harvest(&fixture, &server, &["--from", "2999-01-01"]).success();
-    // An older build's index, whose schema this build cannot read.
-    common::older_schema_index(&fixture.index(), 1);
+    // An older build's index, of another schema, holding an older version
+    // of a harvested record: the rebuild carries it, then the harvest's
+    // version replaces it.
+    common::older_schema_index(
+        &fixture.index(),
+        &[("1412.80001", "Obsolete Yarnwheel Title")],
+        0,
+    );
 
     fixture.run(["search", "zorblat"]).success();
     assert_eq!(arxiv_ids(&fixture), expected_ids(1..=4));
+    fixture.run(["search", "yarnwheel"]).code(1);
 }
 
 #[test]

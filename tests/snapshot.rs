@@ -421,25 +421,68 @@ fn identifiers_find_their_record() {
 }
 
 /// An index written by an older build, whose schema lacks fields this
-/// build needs, holding three imported records.
+/// build has, holding imported records: two of pipelines (one of them now a
+/// catalog entry's paper) and one stored without its arXiv id.
 fn older_schema() -> Fixture {
     let fixture = fixture();
-    common::older_schema_index(&fixture.index(), 3);
+    common::older_schema_index(
+        &fixture.index(),
+        &[
+            ("1412.99981", "Quillwort Pipelines of Long Ago"),
+            ("1412.99982", "Quillwort Pipelines, Revisited"),
+            ("1412.99998", "A Fictional Study of Pipeline Bubbles"),
+        ],
+        1,
+    );
     fixture
 }
 
 #[test]
-fn stats_on_an_older_schema_says_imports_would_need_importing_again() {
+fn stats_on_an_older_schema_says_the_imports_will_be_carried_over() {
     older_schema()
         .run(["stats"])
         .success()
-        .stdout_has("3 imported records would need importing again");
+        .stdout_has("index: written by another version of distml-search (the next search rebuilds it, carrying over its 4 imported records)");
 }
 
 #[test]
-fn a_search_on_an_older_schema_rebuilds_and_says_imports_are_left_out() {
-    older_schema().run(["search", "pipeline"]).success().stderr_has(
-        "held 3 imported arXiv records; it was rebuilt from the catalog, so import the snapshot again",
+fn a_schema_change_carries_the_imported_records_into_the_rebuilt_index() {
+    let fixture = older_schema();
+    let run = fixture.run(["search", "quillwort", "--json"]).success();
+    let mut ids = run.ids();
+    ids.sort();
+    assert_eq!(ids, ["arxiv:1412.99981", "arxiv:1412.99982"]);
+    // Only the record with nothing to be found by is left out, and said.
+    let run = run.stderr_has(
+        "held 1 imported arXiv records that could not be carried over; import the snapshot again",
+    );
+    let hit: Value = serde_json::from_str(run.stdout().lines().next().unwrap()).unwrap();
+    assert_eq!(hit["collection"], "arxiv");
+    assert_eq!(hit["year"], 2014);
+    // Rebuilt, not copied: the new schema's fields are written (tags are
+    // predicted, the abstract is searched and shown).
+    assert!(hit["predicted_tags"].is_array(), "{hit}");
+    assert_eq!(
+        fixture
+            .run([
+                "search",
+                "\"as an older build stored it\"",
+                "--collection",
+                "arxiv",
+                "--json"
+            ])
+            .success()
+            .ids()
+            .len(),
+        2
+    );
+    // The paper that is a catalog entry's is one result, the entry.
+    fixture
+        .run(["search", "bubbles", "--collection", "arxiv"])
+        .code(1);
+    assert_eq!(
+        fixture.run(["search", "bubbles", "--json"]).success().ids(),
+        ["bubbles-2015"]
     );
 }
 
@@ -447,11 +490,12 @@ fn a_search_on_an_older_schema_rebuilds_and_says_imports_are_left_out() {
 fn the_older_schema_is_said_once() {
     let fixture = older_schema();
     fixture.run(["search", "pipeline"]).success();
-    // The rebuilt index is current.
-    fixture
-        .run(["search", "pipeline"])
+    // The rebuilt index is current, with the carried records.
+    let run = fixture
+        .run(["search", "quillwort", "--json"])
         .success()
         .stderr_lacks("imported arXiv records");
+    assert_eq!(run.ids().len(), 2);
 }
 
 #[test]

@@ -161,7 +161,7 @@ fn text_view(c: &Counts) -> String {
     push(match &c.index {
         IndexState::Missing => "index: not built yet (the next search builds it)".into(),
         IndexState::Incompatible { imported } => format!(
-            "index: written by another version of distml-search (the next search rebuilds it from the catalog; {imported} imported records would need importing again)"
+            "index: written by another version of distml-search (the next search rebuilds it, carrying over its {imported} imported records)"
         ),
         IndexState::Built {
             catalog,

@@ -5,6 +5,7 @@ pub mod analysis;
 mod append;
 mod cached_tokenizer;
 mod document;
+mod migrate;
 pub mod schema;
 mod seen_words;
 mod selective_stemmer;
@@ -12,6 +13,7 @@ mod shared_directory;
 mod store;
 mod word_cache;
 
+use std::collections::HashSet;
 use std::time::{Duration, Instant};
 
 use tantivy::{Index, IndexWriter, Term};
@@ -28,6 +30,7 @@ use crate::error::Error;
 use crate::model::metadata::Cache;
 use crate::model::{Collection, Record};
 use crate::predict::Predictor;
+use migrate::{Carried, carry_imported};
 
 /// Memory for the index writer: ample for the catalog.
 const WRITER_MEMORY: usize = 64 * 1024 * 1024;
@@ -39,8 +42,12 @@ const BULK_WRITER_MEMORY: usize = 768 * 1024 * 1024;
 pub fn build_warnings(report: &BuildReport) -> Vec<String> {
     let mut warnings: Vec<String> = report.set_aside.iter().map(SetAside::warning).collect();
     if report.imported_left_out > 0 {
+        let why = report
+            .carry_failed
+            .as_ref()
+            .map_or(String::new(), |reason| format!(" ({reason})"));
         warnings.push(format!(
-            "the index, written by an older distml-search, held {} imported arXiv records; it was rebuilt from the catalog, so import the snapshot again (distml-search import --arxiv-snapshot FILE) to search them",
+            "the index, written by another version of distml-search, held {} imported arXiv records that could not be carried over{why}; import the snapshot again (distml-search import --arxiv-snapshot FILE) to search them",
             report.imported_left_out
         ));
     }
@@ -52,9 +59,13 @@ pub struct BuildReport {
     pub documents: usize,
     pub with_abstract: usize,
     pub elapsed: Duration,
-    /// Imported records of an index this build could not read (an older
-    /// schema), which a rebuild from the catalog leaves out.
+    /// Imported records of an index of another schema that this build
+    /// could not carry over, and left out.
     pub imported_left_out: u64,
+    /// Imported records carried over from an index of another schema.
+    pub carried: u64,
+    /// Why carrying them failed, when it did.
+    pub carry_failed: Option<String>,
     /// A current index that could not be opened, moved aside.
     pub set_aside: Option<SetAside>,
 }
@@ -151,22 +162,39 @@ pub fn rebuild_keeping(
             with_abstract,
             elapsed: started.elapsed(),
             imported_left_out: 0,
+            carried: 0,
+            carry_failed: None,
             set_aside: None,
         });
     }
-    // An index this build cannot read is replaced by the catalog and the
-    // kept records.
-    let imported = previous.map_or(0, |open| open.imported_records());
-    let generation = dir.new_generation(lock)?;
-    let result = write_generation(&generation, catalog, cache, fingerprint, kept);
+    // An index of another schema is replaced by the catalog, the kept
+    // records and its own imported records, read by field name.
+    let imported = previous.as_ref().map_or(0, |open| open.imported_records());
+    let carry = previous.as_ref().filter(|_| imported > 0);
+    let mut generation = dir.new_generation(lock)?;
+    let mut result = write_generation(&generation, catalog, cache, fingerprint, kept, carry);
+    let mut carry_failed = None;
+    if let (Err(e), Some(_)) = (&result, carry) {
+        // Old documents that cannot be read must not cost the rebuild.
+        carry_failed = Some(e.to_string());
+        dir.discard(&generation, lock);
+        generation = dir.new_generation(lock)?;
+        result = write_generation(&generation, catalog, cache, fingerprint, kept, None);
+    }
     match result {
-        Ok((documents, with_abstract, kept)) => {
+        Ok(written) => {
             dir.publish(&generation, lock)?;
+            let imported_left_out = match carry_failed {
+                Some(_) => imported.saturating_sub(written.kept),
+                None => written.carried.unreadable,
+            };
             Ok(BuildReport {
-                documents,
-                with_abstract,
+                documents: written.documents,
+                with_abstract: written.with_abstract,
                 elapsed: started.elapsed(),
-                imported_left_out: imported.saturating_sub(kept),
+                imported_left_out,
+                carried: written.carried.records,
+                carry_failed,
                 set_aside,
             })
         }
@@ -252,21 +280,69 @@ pub(crate) fn add_catalog(
     Ok(with_abstract)
 }
 
-/// The catalog's documents and the kept records: (documents of the
-/// catalog, how many have an abstract, kept records).
+/// What [`write_generation`] wrote.
+struct Written {
+    documents: usize,
+    with_abstract: usize,
+    kept: u64,
+    carried: Carried,
+}
+
+/// The catalog's documents, the imported records carried from `carry` (an
+/// index of another schema) and the kept records, which replace carried
+/// records of the same arXiv ids.
 fn write_generation(
     path: &std::path::Path,
     catalog: &Catalog,
     cache: &Cache,
     fingerprint: &str,
     kept: &dyn KeptRecords,
-) -> Result<(usize, usize, u64), Error> {
-    let writer = open_writer(path, false)?;
-    let fields = schema::build_schema().1;
+    carry: Option<&OpenIndex>,
+) -> Result<Written, Error> {
+    let writer = open_writer(path, carry.is_some())?;
+    let (schema, fields) = schema::build_schema();
+    let mut carried = Carried::default();
+    if let Some(old) = carry {
+        let predictor = Predictor::train(catalog, cache);
+        let listed = catalog_arxiv_ids(catalog, cache);
+        // A panic inside tantivy on a corrupt old document is an error here.
+        carried = crate::diagnostic::catch_panic(|| {
+            carry_imported(
+                old,
+                &writer,
+                (&schema, &fields),
+                &catalog.vocabulary,
+                &predictor,
+                &listed,
+            )
+        })
+        .map_err(|panic| Error::Index(format!("{}: {panic}", old.path.display())))??;
+    }
     let with_abstract = add_catalog(&writer, &fields, catalog, cache)?;
-    let kept = add_kept(&writer, &fields, catalog, cache, kept, false)?;
+    let kept = add_kept(&writer, &fields, catalog, cache, kept, carried.records > 0)?;
     commit(writer, fingerprint)?;
-    Ok((catalog.entries.len(), with_abstract, kept))
+    Ok(Written {
+        documents: catalog.entries.len(),
+        with_abstract,
+        kept,
+        carried,
+    })
+}
+
+/// The arXiv ids of catalog entries, their own or found by a lookup.
+fn catalog_arxiv_ids<'a>(catalog: &'a Catalog, cache: &'a Cache) -> HashSet<&'a str> {
+    catalog
+        .entries
+        .iter()
+        .filter_map(|entry| {
+            entry.arxiv.as_deref().or_else(|| {
+                cache
+                    .get(&entry.id)
+                    .and_then(|c| c.arxiv.as_ref())
+                    .map(|id| id.value.as_str())
+            })
+        })
+        .collect()
 }
 
 /// Commits with the fingerprint of the inputs as payload, and waits for the

@@ -31,10 +31,11 @@ pub struct OpenIndex {
 }
 
 impl OpenIndex {
-    /// Whether this program can read the index (an older build may have
-    /// written other fields).
+    /// Whether the index has this program's schema, field for field and
+    /// option for option (another build may have written other fields, or
+    /// the same fields analyzed or stored otherwise).
     pub fn is_compatible(&self) -> bool {
-        super::Fields::from_schema(&self.index.schema()).is_ok()
+        self.index.schema() == super::schema::build_schema().0
     }
 
     /// How many records the collection (`catalog`, `arxiv`) holds, read by

@@ -313,18 +313,37 @@ pub fn output_within(cmd: Cmd, limit: std::time::Duration) -> std::process::Outp
 }
 
 /// Makes the current generation of `index` one an older build wrote: its
-/// schema lacks fields this build needs, and it holds `imported` records of
-/// the arxiv collection.
-pub fn older_schema_index(index: &Path, imported: usize) {
+/// schema lacks fields this build has and has one it dropped, and it holds
+/// imported records of the arxiv collection, each `(arXiv id, title)` with
+/// an abstract, plus `unreadable` ones stored without an arXiv id.
+pub fn older_schema_index(index: &Path, records: &[(&str, &str)], unreadable: usize) {
+    use tantivy::schema::{STORED, STRING, TEXT};
     let mut builder = tantivy::schema::Schema::builder();
-    let collection = builder.add_text_field("collection", tantivy::schema::STRING);
+    let collection = builder.add_text_field("collection", STRING | STORED);
+    let arxiv = builder.add_text_field("arxiv", STRING | STORED);
+    let title = builder.add_text_field("title", TEXT | STORED);
+    let abstract_text = builder.add_text_field("abstract", TEXT | STORED);
+    let year = builder.add_i64_field("year", STORED);
+    let dropped = builder.add_u64_field("legacy_rank", STORED);
     let generation = index.join("gen-1-1");
     std::fs::create_dir_all(&generation).unwrap();
     let created = tantivy::Index::create_in_dir(&generation, builder.build()).unwrap();
     let mut writer: tantivy::IndexWriter = created.writer(15_000_000).unwrap();
-    for _ in 0..imported {
+    for (id, name) in records {
         writer
-            .add_document(tantivy::doc!(collection => "arxiv"))
+            .add_document(tantivy::doc!(
+                collection => "arxiv",
+                arxiv => *id,
+                title => *name,
+                abstract_text => format!("{name}, as an older build stored it."),
+                year => 2014i64,
+                dropped => 7u64
+            ))
+            .unwrap();
+    }
+    for _ in 0..unreadable {
+        writer
+            .add_document(tantivy::doc!(collection => "arxiv", dropped => 7u64))
             .unwrap();
     }
     writer.commit().unwrap();

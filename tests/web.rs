@@ -426,6 +426,17 @@ async fn inbox_answers_the_objects_of_inbox_json_and_sees_rejections() {
             "{query}"
         );
     }
+    // A broken inbox.toml is the catalog's fault, not the request's: 500,
+    // with the command's message.
+    fixture.write("inbox.toml", "[[rejected]\narxiv = 1\n");
+    let (status, body) = get(&server.url("/api/inbox")).await;
+    assert_eq!(
+        (status, body),
+        (
+            500,
+            json!({"error": cli_error(&fixture, &["inbox"]), "status": 500})
+        )
+    );
     fixture
         .run(["inbox", "--since", "2026-13-01"])
         .code(2)

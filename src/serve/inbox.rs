@@ -71,10 +71,12 @@ pub async fn inbox(State(app): State<Arc<App>>, RawQuery(query): RawQuery) -> Re
         Ok(params) => params,
         Err(message) => return error_response(StatusCode::BAD_REQUEST, message),
     };
+    // The parameters were checked: a usage error now is the catalog
+    // folder's (a broken `inbox.toml`), not the request's.
     answer(
         app,
         move |app| app.inbox.list(&params),
-        StatusCode::BAD_REQUEST,
+        StatusCode::INTERNAL_SERVER_ERROR,
     )
     .await
 }

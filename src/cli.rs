@@ -362,7 +362,7 @@ pub struct HarvestArgs {
 }
 
 /// A day as OAI-PMH writes it.
-fn parse_day(text: &str) -> Result<String, String> {
+pub fn parse_day(text: &str) -> Result<String, String> {
     let format = time::format_description::parse_borrowed::<2>("[year]-[month]-[day]")
         .map_err(|e| e.to_string())?;
     time::Date::parse(text, &format)

@@ -1,7 +1,10 @@
 //! The page in a real browser: Debian's chromium, headless, driven through
 //! chromedriver (fantoccini). Typing searches, a filter narrows, an entry
 //! opens, the back button restores what was shown, keys move and open,
-//! and hostile data stays text. Also takes the README's screenshot
+//! and hostile data stays text; the inbox view lists its candidates; the
+//! system's dark mode (emulated through chromedriver's CDP endpoint) is
+//! dark and readable; a phone's width never scrolls sideways. Also takes
+//! the README's screenshot
 //! (`docs/screenshot.png`, rewritten when `DISTML_UPDATE_SCREENSHOT=1`).
 //!
 //! Without chromium or chromedriver the test says why and passes, unless
@@ -14,8 +17,10 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::{Fixture, Server};
+use axum::http::Method;
+use common::{Fixture, HOSTILE_RECORD_TITLE, Server};
 use fantoccini::key::Key;
+use fantoccini::wd::WebDriverCompatibleCommand;
 use fantoccini::{Client, ClientBuilder, Locator};
 use serde_json::{Value, json};
 
@@ -132,6 +137,114 @@ async fn js(client: &Client, expression: &str) -> Value {
 }
 
 const STATUS: &str = "document.getElementById('status').textContent";
+const INBOX_STATUS: &str = "document.getElementById('inbox-status').textContent";
+/// Markup that data would have become: none may be in the page.
+const INJECTED: &str = "document.querySelectorAll('main img, main script, main b, main i').length";
+
+/// A Chrome DevTools command, sent through chromedriver's
+/// `goog/cdp/execute` endpoint (fantoccini has no call of its own for it).
+#[derive(Debug)]
+struct Cdp {
+    cmd: &'static str,
+    params: Value,
+}
+
+impl WebDriverCompatibleCommand for Cdp {
+    fn endpoint(
+        &self,
+        base: &url::Url,
+        session: Option<&str>,
+    ) -> Result<url::Url, url::ParseError> {
+        base.join(&format!(
+            "session/{}/goog/cdp/execute",
+            session.unwrap_or_default()
+        ))
+    }
+
+    fn method_and_body(&self, _: &url::Url) -> (Method, Option<String>) {
+        let body = json!({"cmd": self.cmd, "params": self.params});
+        (Method::POST, Some(body.to_string()))
+    }
+}
+
+/// Emulates the system's `prefers-color-scheme` (`dark`, `light`).
+async fn color_scheme(client: &Client, scheme: &str) {
+    client
+        .issue_cmd(Cdp {
+            cmd: "Emulation.setEmulatedMedia",
+            params: json!({"features": [{"name": "prefers-color-scheme", "value": scheme}]}),
+        })
+        .await
+        .unwrap_or_else(|e| panic!("cannot emulate a {scheme} color scheme: {e}"));
+}
+
+/// The relative luminance (WCAG 2) of a computed `rgb(r, g, b)` color.
+fn luminance(css: &str) -> f64 {
+    let inner = css
+        .trim_start_matches("rgba(")
+        .trim_start_matches("rgb(")
+        .trim_end_matches(')');
+    let channels: Vec<f64> = inner
+        .split(',')
+        .take(3)
+        .map(|c| {
+            c.trim()
+                .parse::<f64>()
+                .unwrap_or_else(|_| panic!("color {css:?}"))
+                / 255.0
+        })
+        .map(|c| {
+            if c <= 0.03928 {
+                c / 12.92
+            } else {
+                ((c + 0.055) / 1.055).powf(2.4)
+            }
+        })
+        .collect();
+    0.2126 * channels[0] + 0.7152 * channels[1] + 0.0722 * channels[2]
+}
+
+/// The contrast ratio (WCAG 2) of two computed colors: 1 to 21.
+fn contrast(a: &str, b: &str) -> f64 {
+    let (a, b) = (luminance(a), luminance(b));
+    (a.max(b) + 0.05) / (a.min(b) + 0.05)
+}
+
+/// The computed `property` of the first element `css` selects.
+async fn computed(client: &Client, css: &str, property: &str) -> String {
+    let value = js(
+        client,
+        &format!("getComputedStyle(document.querySelector({css:?})).{property}"),
+    )
+    .await;
+    value
+        .as_str()
+        .unwrap_or_else(|| panic!("no {property} for {css}: {value}"))
+        .to_string()
+}
+
+/// Asserts that the text of each of `selectors` is readable on
+/// `background`: WCAG AA's contrast, 4.5:1.
+async fn readable(client: &Client, background: &str, selectors: &[&str]) {
+    for css in selectors {
+        let color = computed(client, css, "color").await;
+        let ratio = contrast(&color, background);
+        assert!(
+            ratio >= 4.5,
+            "{css}: {color} on {background} is {ratio:.1}:1"
+        );
+    }
+}
+
+/// Whether the page fits the window's width (nothing scrolls sideways).
+async fn fits_width(client: &Client) -> bool {
+    js(
+        client,
+        "document.documentElement.scrollWidth <= window.innerWidth",
+    )
+    .await
+        == json!(true)
+}
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_page_searches_filters_opens_and_goes_back_in_chromium() {
@@ -180,14 +293,7 @@ async fn the_page_searches_filters_opens_and_goes_back_in_chromium() {
         .await
         .unwrap();
     assert_eq!(title.text().await.unwrap(), HOSTILE_TITLE);
-    assert_eq!(
-        js(
-            &client,
-            "document.querySelectorAll('main img, main script, main b, main i').length"
-        )
-        .await,
-        json!(0)
-    );
+    assert_eq!(js(&client, INJECTED).await, json!(0));
     let snippet = js(
         &client,
         "document.querySelector(\"[data-id='hostile-2022'] .snippet\").textContent",
@@ -339,14 +445,7 @@ async fn the_page_searches_filters_opens_and_goes_back_in_chromium() {
     .await;
     let shown = js(&client, "[document.getElementById('entry-title').textContent, document.querySelector('#entry-view .byline').textContent]").await;
     assert_eq!(shown, json!([HOSTILE_TITLE, "<script>alert(2)</script>"]));
-    assert_eq!(
-        js(
-            &client,
-            "document.querySelectorAll('main img, main script, main b, main i').length"
-        )
-        .await,
-        json!(0)
-    );
+    assert_eq!(js(&client, INJECTED).await, json!(0));
     // An alert would have been left open; the session's next command fails then.
     assert_eq!(js(&client, "document.readyState").await, json!("complete"));
 
@@ -362,17 +461,283 @@ async fn the_page_searches_filters_opens_and_goes_back_in_chromium() {
         &format!("{STATUS}.startsWith('2 results')"),
     )
     .await;
-    assert_eq!(
-        js(
-            &client,
-            "document.documentElement.scrollWidth <= window.innerWidth"
-        )
-        .await,
-        json!(true)
+    assert!(
+        fits_width(&client).await,
+        "the results scroll sideways at 390px"
     );
+    client
+        .goto(&format!("{}?entry=hostile-2022", server.base))
+        .await
+        .unwrap();
+    until(
+        &client,
+        "the entry on a phone",
+        "document.getElementById('bibtex')",
+    )
+    .await;
+    assert!(
+        fits_width(&client).await,
+        "the entry scrolls sideways at 390px"
+    );
+    client.set_window_size(1200, 900).await.unwrap();
 
+    typing_down_and_enter_open_an_entry(&client, &server).await;
+    dark_mode_is_dark_and_readable(&client, &server).await;
+    drop(server);
+    inbox_view(&client).await;
     screenshot(&client).await;
     client.close().await.unwrap();
+}
+
+/// Typed, then ↓ and Enter (the keys the footer documents): the first
+/// result's entry.
+async fn typing_down_and_enter_open_an_entry(client: &Client, server: &Server) {
+    client.goto(&server.base).await.unwrap();
+    until(
+        client,
+        "the listing",
+        &format!("{STATUS}.startsWith('4 results')"),
+    )
+    .await;
+    let input = client.find(Locator::Id("q")).await.unwrap();
+    input.send_keys("wobble").await.unwrap();
+    until(
+        client,
+        "one result",
+        &format!("{STATUS}.startsWith('1 result')"),
+    )
+    .await;
+    input.send_keys(&Key::Down.to_string()).await.unwrap();
+    let focused = client.active_element().await.unwrap();
+    focused.send_keys(&Key::Enter.to_string()).await.unwrap();
+    until(
+        client,
+        "the entry opened from the keyboard",
+        "document.getElementById('entry-title')?.textContent.startsWith('Wobble')",
+    )
+    .await;
+    assert_eq!(
+        client.current_url().await.unwrap().query(),
+        Some("q=wobble&entry=wobble-2021")
+    );
+}
+
+/// The system's dark mode: a dark background, light text, and every kind
+/// of text readable on it (WCAG AA, 4.5:1); light again when it is light.
+async fn dark_mode_is_dark_and_readable(client: &Client, server: &Server) {
+    color_scheme(client, "dark").await;
+    client
+        .goto(&format!("{}?q=pipelines", server.base))
+        .await
+        .unwrap();
+    until(
+        client,
+        "dark results",
+        &format!("{STATUS}.startsWith('2 results')"),
+    )
+    .await;
+    let background = computed(client, "body", "backgroundColor").await;
+    let text = computed(client, "body", "color").await;
+    assert!(luminance(&background) < 0.05, "background {background}");
+    assert!(luminance(&text) > 0.7, "text {text}");
+    readable(
+        client,
+        &background,
+        &[
+            "#results .hit .title",
+            "#results .byline",
+            "#status",
+            "#results .tag",
+            "#q",
+        ],
+    )
+    .await;
+    color_scheme(client, "light").await;
+    until(
+        client,
+        "the light scheme again",
+        "getComputedStyle(document.body).backgroundColor === 'rgb(255, 255, 255)'",
+    )
+    .await;
+}
+
+/// The inbox view: its candidates with score, section, tags and why, the
+/// command that accepts one, an entry opened and left, keys, and the
+/// hostile record as text.
+async fn inbox_view(client: &Client) {
+    let fixture = Fixture::hostile_inbox();
+    let server = Server::start(&fixture, &[]);
+    client.goto(&server.base).await.unwrap();
+    until(
+        client,
+        "the listing",
+        &format!("{STATUS}.includes('result')"),
+    )
+    .await;
+    click(client, "#views a[data-view='inbox']").await;
+    until(
+        client,
+        "the candidates",
+        &format!("{INBOX_STATUS} === '4 candidates'"),
+    )
+    .await;
+    assert_eq!(
+        client.current_url().await.unwrap().query(),
+        Some("view=inbox")
+    );
+    let glorp = "#candidates [data-arxiv='1412.99983']";
+    let shown = js(
+        client,
+        &format!(
+            "[...document.querySelectorAll({:?})].map((e) => e.textContent)",
+            format!("{glorp} .section, {glorp} .tag, {glorp} .command")
+        ),
+    )
+    .await;
+    let shown: Vec<&str> = shown
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap())
+        .collect();
+    assert_eq!(shown[0], "→ Invented Systems", "{shown:?}");
+    assert!(shown.contains(&"pipeline-parallelism"), "{shown:?}");
+    assert_eq!(
+        shown.last().unwrap(),
+        &"distml-search inbox accept 1412.99983 --note \"…\""
+    );
+    let score = js(
+        client,
+        &format!("document.querySelector(\"{glorp} .score\").textContent"),
+    )
+    .await;
+    assert!(score.as_str().unwrap().starts_with("score 0."), "{score}");
+    let why = js(
+        client,
+        &format!("document.querySelector(\"{glorp} .why\").textContent"),
+    )
+    .await;
+    assert!(why.as_str().unwrap().starts_with("why: "), "{why}");
+    click(client, &format!("{glorp} .copy")).await;
+    until(
+        client,
+        "the command copied",
+        &format!("document.querySelector(\"{glorp} .copy\").textContent === 'Copied'"),
+    )
+    .await;
+
+    // The hostile record: text, and no markup made of it.
+    let hostile = "#candidates [data-arxiv='1412.99987']";
+    let texts = js(
+        client,
+        &format!("[\"{hostile} .title\", \"{hostile} .byline\"].map((c) => document.querySelector(c).textContent)"),
+    )
+    .await;
+    assert_eq!(texts[0], HOSTILE_RECORD_TITLE);
+    assert!(
+        texts[1]
+            .as_str()
+            .unwrap()
+            .starts_with("<script>alert(5)</script> Nobody"),
+        "{texts}"
+    );
+    assert_eq!(js(client, INJECTED).await, json!(0));
+
+    // A candidate's entry, and back to the inbox.
+    click(client, &format!("{glorp} .title")).await;
+    until(
+        client,
+        "the candidate's entry",
+        "document.getElementById('entry-title')?.textContent.startsWith('Glorp')",
+    )
+    .await;
+    assert_eq!(
+        client.current_url().await.unwrap().query(),
+        Some("view=inbox&entry=arxiv%3A1412.99983")
+    );
+    client.back().await.unwrap();
+    until(
+        client,
+        "the inbox again",
+        &format!(
+            "!document.getElementById('inbox-view').hidden && {INBOX_STATUS} === '4 candidates'"
+        ),
+    )
+    .await;
+
+    // Keys: j selects the first candidate, Enter opens it, Escape returns.
+    let body = client.find(Locator::Css("body")).await.unwrap();
+    body.send_keys("j").await.unwrap();
+    let first = js(
+        client,
+        "document.querySelector('#candidates .hit').dataset.id",
+    )
+    .await;
+    until(
+        client,
+        "the first candidate selected",
+        &format!("document.querySelector('#candidates .hit.selected')?.dataset.id === {first}"),
+    )
+    .await;
+    let focused = client.active_element().await.unwrap();
+    focused.send_keys(&Key::Enter.to_string()).await.unwrap();
+    until(
+        client,
+        "the entry opened by Enter",
+        "document.getElementById('entry-title')",
+    )
+    .await;
+    let focused = client.active_element().await.unwrap();
+    focused.send_keys(&Key::Escape.to_string()).await.unwrap();
+    until(
+        client,
+        "the inbox after Escape",
+        &format!(
+            "!document.getElementById('inbox-view').hidden && {INBOX_STATUS} === '4 candidates'"
+        ),
+    )
+    .await;
+
+    // Back again: the search it was opened from.
+    client.back().await.unwrap();
+    until(
+        client,
+        "the search view again",
+        "!document.getElementById('search-view').hidden",
+    )
+    .await;
+
+    // Dark, and on a phone: readable, and nothing runs off the side.
+    color_scheme(client, "dark").await;
+    client.set_window_size(390, 844).await.unwrap();
+    client
+        .goto(&format!("{}?view=inbox", server.base))
+        .await
+        .unwrap();
+    until(
+        client,
+        "the inbox on a phone",
+        &format!("{INBOX_STATUS} === '4 candidates'"),
+    )
+    .await;
+    assert!(
+        fits_width(client).await,
+        "the inbox scrolls sideways at 390px"
+    );
+    let background = computed(client, "body", "backgroundColor").await;
+    readable(
+        client,
+        &background,
+        &[
+            "#candidates .title",
+            "#candidates .why",
+            "#candidates .command",
+            "#candidates .score",
+        ],
+    )
+    .await;
+    color_scheme(client, "light").await;
+    client.set_window_size(1200, 900).await.unwrap();
 }
 
 /// The shipped catalog searched for "pipeline bubble", as the README shows.

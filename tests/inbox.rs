@@ -6,24 +6,18 @@
 
 mod common;
 
-use common::{Fixture, INVENTED, TAGS};
+use common::{Fixture, INVENTED, TAGS, snapshot_line};
 use serde_json::json;
 
 fn line(id: &str, title: &str, created: &str, summary: &str, doi: Option<&str>) -> String {
-    json!({
-        "id": id, "submitter": "Ada Example", "authors": "Dora Fictive, Eli Madeup",
-        "title": title, "comments": null, "journal-ref": null, "doi": doi, "report-no": null,
-        "categories": "cs.DC cs.LG", "license": null, "abstract": summary,
-        "versions": [{"version": "v1", "created": created}], "update_date": "2026-12-01",
-        "authors_parsed": [["Fictive", "Dora", ""], ["Madeup", "Eli", ""]]
-    })
-    .to_string()
+    let authors = [("Dora", "Fictive"), ("Eli", "Madeup")];
+    snapshot_line(id, title, &authors, created, summary, doi)
 }
 
 /// Three records of works the catalog lists (by DOI, by an arXiv id found
 /// by lookup, by title) and three new ones.
-fn stream() -> String {
-    [
+fn stream() -> Vec<String> {
+    vec![
         line(
             "1412.99981",
             "Routing Make-Believe Experts, Extended",
@@ -67,7 +61,6 @@ fn stream() -> String {
             None,
         ),
     ]
-    .join("\n")
 }
 
 /// Gizmo's arXiv id, found by a title search (metadata.json, not the TOML).
@@ -87,10 +80,7 @@ fn fixture() -> Fixture {
         ("invented-systems.toml", INVENTED),
         ("metadata.json", METADATA),
     ]);
-    std::fs::write(fixture.dir.path().join("stream.jsonl"), stream()).unwrap();
-    fixture
-        .run(["import", "--arxiv-snapshot", "stream.jsonl"])
-        .success();
+    fixture.import_snapshot(&stream());
     fixture
 }
 
@@ -155,6 +145,13 @@ fn since_and_limit_choose_the_candidates() {
     let mut ids = arxiv_ids(&run);
     ids.sort();
     assert_eq!(ids, ["1412.99984", "1412.99985"]);
+    // The day chooses what is shown, not what the model learned: the same
+    // scores as without it.
+    let all = fixture.run(["inbox", "--json"]).success().json_lines();
+    for recent in run.json_lines() {
+        let same = all.iter().find(|c| c["arxiv"] == recent["arxiv"]).unwrap();
+        assert_eq!(recent["score"], same["score"], "{recent}");
+    }
     let run = fixture.run(["inbox", "--json", "--limit", "1"]).success();
     assert_eq!(run.json_lines().len(), 1);
     assert_eq!(run.json_lines()[0]["rank"], 1);

@@ -365,3 +365,80 @@ async fn many_clients_at_once_get_the_same_answers() {
     }
     assert_eq!(expected[0].0, 200);
 }
+
+#[tokio::test]
+async fn inbox_answers_the_objects_of_inbox_json_and_sees_rejections() {
+    let fixture = Fixture::hostile_inbox();
+    let server = Server::start(&fixture, &[]);
+    let inbox_json = |args: &[&str]| {
+        fixture
+            .cmd()
+            .args(["inbox", "--json"])
+            .args(args)
+            .run()
+            .success()
+            .json_lines()
+    };
+    let (status, body) = get(&server.url("/api/inbox")).await;
+    assert_eq!(status, 200);
+    assert_eq!(body, json!({"candidates": inbox_json(&[]), "total": 4}));
+    let hostile = body["candidates"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["arxiv"] == "1412.99987")
+        .unwrap();
+    assert_eq!(hostile["title"], common::HOSTILE_RECORD_TITLE);
+    assert_eq!(
+        hostile["authors"],
+        json!(["<script>alert(5)</script> Nobody"])
+    );
+
+    let (_, recent) = get(&server.url("/api/inbox?since=2026-11-16&limit=1")).await;
+    assert_eq!(
+        recent,
+        json!({"candidates": inbox_json(&["--since", "2026-11-16", "--limit", "1"]), "total": 2})
+    );
+
+    // Rejected by the command while the server runs: gone at the next request.
+    fixture.run(["inbox", "reject", "1412.99985"]).success();
+    let (_, after) = get(&server.url("/api/inbox")).await;
+    assert_eq!(after, json!({"candidates": inbox_json(&[]), "total": 3}));
+
+    for (query, message) in [
+        (
+            "since=2026-13-01",
+            "invalid value '2026-13-01' for '--since <DATE>': expected a day such as 2024-03-31 (YYYY-MM-DD)",
+        ),
+        (
+            "limit=0",
+            "invalid value '0' for '--limit <N>': expected 1 to 10000",
+        ),
+        (
+            "accept=1412.99983",
+            "unknown parameter `accept` (parameters: limit, since)",
+        ),
+    ] {
+        let (status, body) = get(&server.url(&format!("/api/inbox?{query}"))).await;
+        assert_eq!(
+            (status, body),
+            (400, json!({"error": message, "status": 400})),
+            "{query}"
+        );
+    }
+    // A broken inbox.toml is the catalog's fault, not the request's: 500,
+    // with the command's message.
+    fixture.write("inbox.toml", "[[rejected]\narxiv = 1\n");
+    let (status, body) = get(&server.url("/api/inbox")).await;
+    assert_eq!(
+        (status, body),
+        (
+            500,
+            json!({"error": cli_error(&fixture, &["inbox"]), "status": 500})
+        )
+    );
+    fixture
+        .run(["inbox", "--since", "2026-13-01"])
+        .code(2)
+        .stderr_has("invalid value '2026-13-01' for '--since <DATE>': expected a day such as 2024-03-31 (YYYY-MM-DD)");
+}

@@ -2,12 +2,11 @@
 //! best candidates first; `inbox accept` and `inbox reject`.
 
 use std::io::Write;
-use std::ops::Bound;
+use std::path::Path;
 
 use serde_json::json;
+use tantivy::TantivyDocument;
 use tantivy::collector::DocSetCollector;
-use tantivy::query::{BooleanQuery, Occur, Query, RangeQuery};
-use tantivy::{TantivyDocument, Term};
 
 use super::read_healing;
 use crate::catalog::Catalog;
@@ -26,7 +25,7 @@ use crate::render::Style;
 use crate::render::text::{count, inert, truncate, wrap, wrap_words};
 
 /// Candidates shown when `--limit` is not given.
-const DEFAULT_LIMIT: usize = 20;
+pub const DEFAULT_LIMIT: usize = 20;
 
 /// Returns whether there was a candidate to show (or an action was done).
 pub fn run(
@@ -51,12 +50,11 @@ fn run_list(
     err: &mut dyn Write,
 ) -> Result<bool, Error> {
     let since = args.since.as_deref().and_then(day_number);
-    let (catalog, _, records) = read_healing(locations, err, |_, open| collection(open, since))?;
+    let (catalog, _, records) = read_healing(locations, err, |_, open| collection(open))?;
     let cache = locations.load_cache()?;
-    let rejected = rejections(locations)?;
-    let belongs = Belongs::train(&catalog, &cache, &records);
-    let listed = Listed::new(&catalog, &cache);
-    let mut found = candidates(&catalog, &listed, &rejected, &belongs, records);
+    let rejected = rejections(locations.catalog_dir().ok())?;
+    let learned = Learned::learn(&catalog, &cache, &records);
+    let mut found = ranked(&catalog, &learned, &rejected, records, since);
     let total = found.len();
     found.truncate(args.limit.map_or(DEFAULT_LIMIT, |n| n as usize));
     let io = Error::output;
@@ -83,21 +81,54 @@ fn run_list(
     Ok(!found.is_empty())
 }
 
-/// The arxiv collection's records, those first submitted on `since`
-/// (YYYYMMDD) or later when given.
-fn collection(open: &OpenIndex, since: Option<i64>) -> Result<Vec<Record>, Error> {
-    let fields = Fields::from_schema(&open.index.schema())?;
-    let mut query: Box<dyn Query> = exact_query(fields.collection, Collection::Arxiv.as_str());
-    if let Some(day) = since {
-        let from = Term::from_field_i64(fields.submitted, day);
-        query = Box::new(BooleanQuery::new(vec![
-            (Occur::Must, query),
-            (
-                Occur::Must,
-                Box::new(RangeQuery::new(Bound::Included(from), Bound::Unbounded)),
-            ),
-        ]));
+/// What the inbox learns of the catalog and the whole collection: which
+/// works are listed, and how well a record belongs. The server keeps one.
+pub struct Learned {
+    listed: Listed,
+    belongs: Belongs,
+}
+
+impl Learned {
+    pub fn learn(catalog: &Catalog, cache: &Cache, collection: &[Record]) -> Learned {
+        Learned {
+            listed: Listed::new(catalog, cache),
+            belongs: Belongs::train(catalog, cache, collection),
+        }
     }
+}
+
+/// Every candidate of `collection`, best first: those first submitted on
+/// `since` (a day number) or later when given. `since` chooses what is
+/// shown, not what the model learned from, so a candidate's score is the
+/// same whatever the day.
+pub fn ranked(
+    catalog: &Catalog,
+    learned: &Learned,
+    rejected: &Rejected,
+    collection: Vec<Record>,
+    since: Option<i64>,
+) -> Vec<Candidate> {
+    let shown = collection.into_iter().filter(|r| match since {
+        Some(day) => r
+            .submitted
+            .as_deref()
+            .and_then(day_number)
+            .is_some_and(|d| d >= day),
+        None => true,
+    });
+    candidates(
+        catalog,
+        &learned.listed,
+        rejected,
+        &learned.belongs,
+        shown.collect(),
+    )
+}
+
+/// The arxiv collection's records, in the index's order.
+pub fn collection(open: &OpenIndex) -> Result<Vec<Record>, Error> {
+    let fields = Fields::from_schema(&open.index.schema())?;
+    let query = exact_query(fields.collection, Collection::Arxiv.as_str());
     let searcher = open.reader.searcher();
     let mut addresses: Vec<_> = searcher
         .search(&query, &DocSetCollector)?
@@ -114,15 +145,15 @@ fn collection(open: &OpenIndex, since: Option<i64>) -> Result<Vec<Record>, Error
 }
 
 /// The rejections of the catalog folder (none for the built-in catalog).
-fn rejections(locations: &Locations) -> Result<Rejected, Error> {
-    match locations.catalog_dir() {
-        Ok(dir) => Rejected::load(dir),
-        Err(_) => Ok(Rejected::default()),
+pub fn rejections(catalog_dir: Option<&Path>) -> Result<Rejected, Error> {
+    match catalog_dir {
+        Some(dir) => Rejected::load(dir),
+        None => Ok(Rejected::default()),
     }
 }
 
 /// `inbox --json`'s object.
-fn candidate_value(rank: usize, c: &Candidate) -> serde_json::Value {
+pub fn candidate_value(rank: usize, c: &Candidate) -> serde_json::Value {
     let r = &c.record;
     json!({
         "rank": rank,

@@ -10,7 +10,7 @@ use crate::error::Error;
 use crate::locations::Locations;
 use crate::search::Boosts;
 use crate::search::counts::FacetTable;
-use crate::serve::{App, serve};
+use crate::serve::{App, Inbox, serve};
 
 pub fn run(
     locations: &Locations,
@@ -22,6 +22,8 @@ pub fn run(
     let cache = locations.load_cache()?;
     let boosts = Boosts::load(locations.catalog_dir().ok())?;
     let facets = FacetTable::build(&open)?;
-    let app = App::new(catalog, cache, open, facets, boosts);
+    let dir = locations.catalog_dir().ok().map(|d| d.to_path_buf());
+    let inbox = Inbox::new(catalog.clone(), cache.clone(), open.clone(), dir);
+    let app = App::new(catalog, cache, open, facets, boosts, inbox);
     serve(app, SocketAddr::new(args.bind, args.port), out)
 }

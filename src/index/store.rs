@@ -22,7 +22,8 @@ const CURRENT: &str = "CURRENT";
 const LOCK: &str = ".lock";
 const GENERATION_PREFIX: &str = "gen-";
 
-/// An opened generation of the index.
+/// An opened generation of the index (a clone shares its reader).
+#[derive(Clone)]
 pub struct OpenIndex {
     pub index: Index,
     pub reader: IndexReader,

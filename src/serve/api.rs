@@ -45,7 +45,7 @@ pub async fn similar(
 pub async fn not_found() -> Response {
     error_response(
         StatusCode::NOT_FOUND,
-        "no such page (the API: /api/search, /api/entry/ID, /api/similar/ID)".into(),
+        "no such page (the API: /api/search, /api/entry/ID, /api/similar/ID, /api/inbox)".into(),
     )
 }
 
@@ -64,7 +64,7 @@ fn similar_limit(query: &str) -> Result<usize, String> {
 /// Runs `work` off the async threads and answers its value, or its error:
 /// a bad query is 400, a usage error `usage` (404 for an unknown id),
 /// anything else 500.
-async fn answer(
+pub async fn answer(
     app: Arc<App>,
     work: impl FnOnce(&App) -> Result<Value, Error> + Send + 'static,
     usage: StatusCode,

@@ -24,6 +24,8 @@ pub struct App {
     facets: FacetTable,
     boosts: Boosts,
     sections: Vec<String>,
+    /// The curator's inbox (`inbox.rs`).
+    pub inbox: super::inbox::Inbox,
 }
 
 impl App {
@@ -33,6 +35,7 @@ impl App {
         open: OpenIndex,
         facets: FacetTable,
         boosts: Boosts,
+        inbox: super::inbox::Inbox,
     ) -> App {
         let sections = catalog.section_names();
         App {
@@ -42,6 +45,7 @@ impl App {
             facets,
             boosts,
             sections,
+            inbox,
         }
     }
 

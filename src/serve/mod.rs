@@ -7,6 +7,7 @@ mod api;
 mod app;
 mod assets;
 mod guard;
+mod inbox;
 mod params;
 
 use std::io::Write;
@@ -17,6 +18,7 @@ use axum::Router;
 use axum::routing::get;
 
 pub use app::App;
+pub use inbox::Inbox;
 
 use crate::error::Error;
 
@@ -50,8 +52,7 @@ fn router(app: Arc<App>, local: SocketAddr) -> Router {
         // Ids hold colons and, in DOIs, slashes: the rest of the path.
         .route("/api/entry/{*id}", get(api::entry))
         .route("/api/similar/{*id}", get(api::similar))
-        // The inbox (another issue) adds its routes here, and a view in
-        // app.js's `views`.
+        .route("/api/inbox", get(inbox::inbox))
         .fallback(api::not_found)
         .layer(axum::middleware::from_fn_with_state(
             guard::Guard::new(local),

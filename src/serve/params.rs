@@ -3,6 +3,8 @@
 //! for, so that the CLI's documentation answers for both).
 
 use crate::cli::MAX_LIMIT;
+use crate::commands::inbox::DEFAULT_LIMIT as INBOX_LIMIT;
+use crate::index::day_number;
 use crate::model::{Collection, Kind};
 use crate::search::query::MAX_QUERY_CHARS;
 use crate::search::{Filter, Origin, YearRange};
@@ -95,6 +97,47 @@ pub fn limit(value: &str) -> Result<usize, String> {
     }
 }
 
+/// `/api/inbox`'s parameters, checked: as `inbox --limit N --since DAY`.
+#[derive(Debug, PartialEq)]
+pub struct InboxParams {
+    pub limit: usize,
+    /// The day as a number (YYYYMMDD).
+    pub since: Option<i64>,
+}
+
+/// Reads `/api/inbox`'s query: `limit` and `since`, each at most once; an
+/// empty value is as if absent.
+pub fn inbox_params(query: &str) -> Result<InboxParams, String> {
+    let mut params = InboxParams {
+        limit: INBOX_LIMIT,
+        since: None,
+    };
+    let mut seen: Vec<String> = Vec::new();
+    for (name, value) in url::form_urlencoded::parse(query.as_bytes()) {
+        if name != "limit" && name != "since" {
+            return Err(format!(
+                "unknown parameter `{name}` (parameters: limit, since)"
+            ));
+        }
+        if seen.iter().any(|s| *s == name) {
+            return Err(format!("the parameter `{name}` is given more than once"));
+        }
+        seen.push(name.to_string());
+        let value = value.trim();
+        if value.is_empty() {
+            continue;
+        }
+        if name == "limit" {
+            params.limit = limit(value)?;
+        } else {
+            crate::cli::parse_day(value)
+                .map_err(|e| format!("invalid value '{value}' for '--since <DATE>': {e}"))?;
+            params.since = day_number(value);
+        }
+    }
+    Ok(params)
+}
+
 /// A value parsed as clap parses its flag, with clap's wording.
 fn typed<T: std::str::FromStr<Err = String>>(value: &str, flag: &str) -> Result<T, String> {
     value
@@ -142,6 +185,32 @@ mod tests {
                     (Filter::Kind(Kind::Paper), Origin::Flag("--kind")),
                 ],
             }
+        );
+    }
+
+    #[test]
+    fn the_inbox_takes_a_limit_and_a_day() {
+        assert_eq!(
+            inbox_params("limit=5&since=2026-11-16"),
+            Ok(InboxParams {
+                limit: 5,
+                since: Some(20261116)
+            })
+        );
+        assert_eq!(
+            inbox_params("since="),
+            Ok(InboxParams {
+                limit: INBOX_LIMIT,
+                since: None
+            })
+        );
+        assert_eq!(
+            inbox_params("since=2026-13-01").unwrap_err(),
+            "invalid value '2026-13-01' for '--since <DATE>': expected a day such as 2024-03-31 (YYYY-MM-DD)"
+        );
+        assert_eq!(
+            inbox_params("q=x").unwrap_err(),
+            "unknown parameter `q` (parameters: limit, since)"
         );
     }
 

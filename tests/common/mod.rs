@@ -192,6 +192,14 @@ impl Fixture {
         ])
     }
 
+    /// [`Fixture::hostile`] with [`inbox_stream`] imported: four candidates
+    /// for the inbox, one hostile.
+    pub fn hostile_inbox() -> Self {
+        let fixture = Fixture::hostile();
+        fixture.import_snapshot(&inbox_stream());
+        fixture
+    }
+
     /// The vocabulary and the invented section alone.
     pub fn invented() -> Self {
         Fixture::with_files(&[("tags.toml", TAGS), ("invented-systems.toml", INVENTED)])
@@ -237,6 +245,80 @@ impl Fixture {
     pub fn run<I: IntoIterator<Item = S>, S: AsRef<std::ffi::OsStr>>(&self, args: I) -> Run {
         self.cmd().args(args).run()
     }
+
+    /// Imports `lines` (of [`snapshot_line`]) into the arxiv collection.
+    pub fn import_snapshot(&self, lines: &[String]) {
+        std::fs::write(self.dir.path().join("stream.jsonl"), lines.join("\n")).unwrap();
+        self.run(["import", "--arxiv-snapshot", "stream.jsonl"])
+            .success();
+    }
+}
+
+/// The title of the inbox's hostile record, as it must be shown.
+pub const HOSTILE_RECORD_TITLE: &str =
+    "<img src=x onerror=alert(4)> Routing Hostile Experts over All-to-All";
+
+/// Fictional arXiv records for the inbox, none listed: two of the field,
+/// one not, and one whose title, author and abstract hold markup.
+pub fn inbox_stream() -> Vec<String> {
+    let authors = [("Dora", "Fictive"), ("Eli", "Madeup")];
+    vec![
+        snapshot_line(
+            "1412.99983",
+            "Glorp: Pipeline Parallelism with Fewer Bubbles on Pretend Accelerators",
+            &authors,
+            "Fri, 2 Oct 2026 10:00:00 GMT",
+            "We split the model into pipeline stages and schedule micro-batches so that the pipeline bubble shrinks; 1F1B with activation checkpointing.",
+            None,
+        ),
+        snapshot_line(
+            "1412.99984",
+            "Routing Invented Experts with a Two-Level All-to-All",
+            &authors,
+            "Mon, 16 Nov 2026 10:00:00 GMT",
+            "Mixture of experts layers send tokens to experts with all-to-all collectives across GPUs.",
+            None,
+        ),
+        snapshot_line(
+            "1412.99985",
+            "A Cookbook of Zorblat Recipes",
+            &authors,
+            "Tue, 17 Nov 2026 10:00:00 GMT",
+            "We collect recipes for zorblats and rate their taste.",
+            None,
+        ),
+        snapshot_line(
+            "1412.99987",
+            HOSTILE_RECORD_TITLE,
+            &[("<script>alert(5)</script>", "Nobody")],
+            "Wed, 7 Oct 2026 10:00:00 GMT",
+            "Experts of a <b onmouseover=alert(6)>mixture of experts</b> exchange tokens with all-to-all.",
+            None,
+        ),
+    ]
+}
+
+/// A fictional record of an arXiv metadata snapshot (one JSON line) with
+/// these authors (first name, last name), first submitted on `created`
+/// (`Thu, 1 Oct 2026 10:00:00 GMT`).
+pub fn snapshot_line(
+    id: &str,
+    title: &str,
+    authors: &[(&str, &str)],
+    created: &str,
+    summary: &str,
+    doi: Option<&str>,
+) -> String {
+    let names: Vec<String> = authors.iter().map(|(f, l)| format!("{f} {l}")).collect();
+    let parsed: Vec<[&str; 3]> = authors.iter().map(|(f, l)| [*l, *f, ""]).collect();
+    serde_json::json!({
+        "id": id, "submitter": "Ada Example", "authors": names.join(", "),
+        "title": title, "comments": null, "journal-ref": null, "doi": doi, "report-no": null,
+        "categories": "cs.DC cs.LG", "license": null, "abstract": summary,
+        "versions": [{"version": "v1", "created": created}], "update_date": "2026-12-01",
+        "authors_parsed": parsed
+    })
+    .to_string()
 }
 
 /// The path a problem line starts with, as the binary prints it.

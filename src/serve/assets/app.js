@@ -1,4 +1,4 @@
-// The search page. Its state (query, filters, open entry) lives in the URL,
+// The search page. Its state (query, filters, view, open entry) lives in the URL,
 // so that a page can be shared and the back button walks it. Every value
 // from the API reaches the page as text (textContent, append of strings,
 // links only of http(s) URLs), never as markup: hostile titles stay inert.
@@ -8,6 +8,7 @@ const FILTERS = ["tag", "section", "year", "venue", "kind", "collection"];
 const FACET_NAMES = { tag: "Tags", section: "Sections", venue: "Venues", kind: "Kinds", collection: "Collections" };
 const FACETS_SHOWN = 8;
 const LIMIT = 20;
+const INBOX_LIMIT = 50;
 
 const $ = (id) => document.getElementById(id);
 
@@ -33,26 +34,39 @@ function safeUrl(url) {
   }
 }
 
+// The API's answer; its error's message thrown when it is an error.
+async function api(url, signal) {
+  const response = await fetch(url, { signal });
+  const data = await response.json();
+  if (!response.ok) throw new Error(data.error || response.statusText);
+  return data;
+}
+
 // ---- state in the URL ------------------------------------------------------
 
 function readState() {
   const p = new URLSearchParams(location.search);
   const filters = { tag: p.getAll("tag") };
   for (const name of FILTERS.slice(1)) filters[name] = p.get(name) || "";
-  return { q: p.get("q") || "", filters, entry: p.get("entry") || "" };
+  const view = p.get("view") === "inbox" ? "inbox" : "";
+  return { q: p.get("q") || "", filters, entry: p.get("entry") || "", view, since: (view && p.get("since")) || "" };
 }
 
-function params(state, withEntry) {
+// The search's parameters, as /api/search takes them.
+function params(state) {
   const p = new URLSearchParams();
   if (state.q) p.set("q", state.q);
   for (const tag of state.filters.tag) p.append("tag", tag);
   for (const name of FILTERS.slice(1)) if (state.filters[name]) p.set(name, state.filters[name]);
-  if (withEntry && state.entry) p.set("entry", state.entry);
   return p;
 }
 
 function stateUrl(state) {
-  const query = params(state, true).toString();
+  const p = params(state);
+  if (state.view) p.set("view", state.view);
+  if (state.view && state.since) p.set("since", state.since);
+  if (state.entry) p.set("entry", state.entry);
+  const query = p.toString();
   return "/" + (query ? "?" + query : "");
 }
 
@@ -95,15 +109,20 @@ function openEntry(id) {
 
 // ---- views -------------------------------------------------------------------
 
-// One renderer a view; the inbox view (another issue) adds itself here.
+// One renderer a view.
 const views = {
   search: { element: "search-view", render: renderSearch },
+  inbox: { element: "inbox-view", render: renderInbox },
   entry: { element: "entry-view", render: renderEntry },
 };
 
 function render() {
-  const name = current.entry ? "entry" : "search";
+  const name = current.entry ? "entry" : current.view || "search";
   for (const [other, view] of Object.entries(views)) $(view.element).hidden = other !== name;
+  for (const link of document.querySelectorAll("#views a")) {
+    if (link.dataset.view === (current.view || "search")) link.setAttribute("aria-current", "page");
+    else link.removeAttribute("aria-current");
+  }
   if ($("q").value !== current.q) $("q").value = current.q;
   views[name].render(current);
 }
@@ -115,7 +134,7 @@ let selected = -1;
 
 async function renderSearch(state) {
   document.title = state.q ? `${state.q} · distml-search` : "distml-search";
-  const p = params(state, false);
+  const p = params(state);
   p.set("limit", String(LIMIT));
   // Only the newest request's answer is shown: results follow the keystrokes.
   if (searchController) searchController.abort();
@@ -123,9 +142,7 @@ async function renderSearch(state) {
   searchController = controller;
   let data;
   try {
-    const response = await fetch("/api/search?" + p.toString(), { signal: controller.signal });
-    data = await response.json();
-    if (!response.ok) throw new Error(data.error || response.statusText);
+    data = await api("/api/search?" + p.toString(), controller.signal);
   } catch (e) {
     if (controller.signal.aborted) return;
     showStatus(e.message, true);
@@ -156,13 +173,19 @@ function showResults(state, data) {
   $("results").replaceChildren(...data.hits.map((hit, i) => hitItem(hit, i)));
 }
 
-function hitItem(hit, index) {
-  const title = el("a", { class: "title", href: stateUrl({ ...current, entry: hit.id }) }, hit.title);
-  title.addEventListener("click", (event) => {
+// A link to an entry's view, opened in place unless asked for elsewhere.
+function entryLink(id, text, attrs) {
+  const link = el("a", { ...attrs, href: stateUrl({ ...current, entry: id }) }, text);
+  link.addEventListener("click", (event) => {
     if (event.ctrlKey || event.metaKey || event.shiftKey || event.button !== 0) return;
     event.preventDefault();
-    openEntry(hit.id);
+    openEntry(id);
   });
+  return link;
+}
+
+function hitItem(hit, index) {
+  const title = entryLink(hit.id, hit.title, { class: "title" });
   const byline = [hit.authors.join(", "), hit.venue, hit.year, hit.section].filter((v) => v).join(" · ");
   return el(
     "li",
@@ -296,9 +319,7 @@ async function renderEntry(state) {
   const id = state.entry;
   let entry;
   try {
-    const response = await fetch("/api/entry/" + encodeURIComponent(id), { signal: controller.signal });
-    entry = await response.json();
-    if (!response.ok) throw new Error(entry.error || response.statusText);
+    entry = await api("/api/entry/" + encodeURIComponent(id), controller.signal);
   } catch (e) {
     if (controller.signal.aborted) return;
     view.replaceChildren(backButton(), el("p", { class: "error" }, e.message));
@@ -334,7 +355,8 @@ function section(title, ...content) {
 }
 
 function backButton() {
-  return el("button", { class: "back", type: "button", onclick: leaveEntry }, "← Results");
+  const to = current.view === "inbox" ? "← Inbox" : "← Results";
+  return el("button", { class: "back", type: "button", onclick: leaveEntry }, to);
 }
 
 function leaveEntry() {
@@ -365,10 +387,15 @@ function provenance(entry) {
 
 function bibtexBlock(bibtex) {
   const text = el("pre", { class: "bibtex", id: "bibtex" }, bibtex || "");
-  const button = el("button", { class: "copy", type: "button", id: "copy-bibtex" }, "Copy BibTeX");
+  return el("div", {}, copyButton("Copy BibTeX", bibtex || "", text, { id: "copy-bibtex" }), text);
+}
+
+// A button that copies `value`, shown in the element `text`.
+function copyButton(label, value, text, attrs) {
+  const button = el("button", { ...attrs, class: "copy", type: "button" }, label);
   button.addEventListener("click", async () => {
     try {
-      await navigator.clipboard.writeText(bibtex);
+      await navigator.clipboard.writeText(value);
     } catch (_) {
       // Without clipboard access, select the text for the user to copy.
       const range = document.createRange();
@@ -378,24 +405,17 @@ function bibtexBlock(bibtex) {
       document.execCommand("copy");
     }
     button.textContent = "Copied";
-    setTimeout(() => (button.textContent = "Copy BibTeX"), 1500);
+    setTimeout(() => (button.textContent = label), 1500);
   });
-  return el("div", {}, button, text);
+  return button;
 }
 
 async function loadSimilar(id, list, controller) {
   try {
-    const response = await fetch(`/api/similar/${encodeURIComponent(id)}?limit=8`, { signal: controller.signal });
-    const data = await response.json();
-    if (!response.ok) throw new Error(data.error || response.statusText);
+    const data = await api(`/api/similar/${encodeURIComponent(id)}?limit=8`, controller.signal);
     list.replaceChildren(
       ...data.hits.map((hit) => {
-        const link = el("a", { href: stateUrl({ ...current, entry: hit.id }) }, hit.title);
-        link.addEventListener("click", (event) => {
-          if (event.ctrlKey || event.metaKey || event.shiftKey || event.button !== 0) return;
-          event.preventDefault();
-          openEntry(hit.id);
-        });
+        const link = entryLink(hit.id, hit.title, {});
         return el("li", {}, link, el("span", { class: "meta" }, hit.year ? ` (${hit.year})` : ""));
       }),
     );
@@ -405,10 +425,87 @@ async function loadSimilar(id, list, controller) {
   }
 }
 
+// ---- the inbox -------------------------------------------------------------------
+
+let inboxController = null;
+
+async function renderInbox(state) {
+  document.title = "Inbox · distml-search";
+  if ($("since").value !== state.since) $("since").value = state.since;
+  const p = new URLSearchParams({ limit: String(INBOX_LIMIT) });
+  if (state.since) p.set("since", state.since);
+  if (inboxController) inboxController.abort();
+  const controller = new AbortController();
+  inboxController = controller;
+  const status = $("inbox-status");
+  let data;
+  try {
+    data = await api("/api/inbox?" + p.toString(), controller.signal);
+  } catch (e) {
+    if (controller.signal.aborted) return;
+    status.textContent = e.message;
+    status.classList.add("error");
+    $("candidates").replaceChildren();
+    return;
+  }
+  if (controller !== inboxController) return;
+  const shown = data.candidates.length;
+  let text = data.total === 0
+    ? "No candidates: every record of the arxiv collection is listed or rejected (harvest or import more)"
+    : data.total === 1 ? "1 candidate" : `${data.total} candidates`;
+  if (shown < data.total) text += ` (best ${shown} shown; distml-search inbox -n ${data.total} lists all)`;
+  status.textContent = text;
+  status.classList.remove("error");
+  selected = -1;
+  $("candidates").replaceChildren(...data.candidates.map(candidateItem));
+}
+
+function candidateItem(c, index) {
+  const id = `arxiv:${c.arxiv}`;
+  const byline = [(c.authors || []).join(", "), c.year, c.submitted && `submitted ${c.submitted}`, c.category]
+    .filter((v) => v).join(" · ");
+  const score = typeof c.score === "number" ? c.score.toFixed(3) : "?";
+  const url = safeUrl(c.url);
+  const command = `distml-search inbox accept ${shellWord(c.arxiv || "")} --note "…"`;
+  const code = el("code", { class: "command" }, command);
+  return el(
+    "li",
+    { class: "hit candidate", "data-id": id, "data-arxiv": c.arxiv || "", "data-index": String(index) },
+    entryLink(id, c.title, { class: "title" }),
+    el("div", { class: "byline" }, byline),
+    el(
+      "div",
+      { class: "proposal" },
+      el("span", { class: "score", title: "How well it belongs in the list, 0 to 1" }, `score ${score}`),
+      el("span", { class: "section" }, c.section ? `→ ${c.section}` : "no section proposed"),
+      url ? el("a", { href: url, rel: "noopener noreferrer" }, `arXiv ${c.arxiv}`) : null,
+    ),
+    el("div", { class: "tags" }, ...(c.tags || []).map((t) => el("span", { class: "tag" }, t))),
+    (c.why || []).length ? el("div", { class: "why" }, `why: ${c.why.join(", ")}`) : null,
+    el("div", { class: "accept" }, copyButton("Copy", command, code, { title: "Copy the command that accepts it" }), code),
+  );
+}
+
+// `text` as one word of a POSIX shell: bare when it holds only an id's
+// characters, else single-quoted (data must not become a command).
+function shellWord(text) {
+  return /^[A-Za-z0-9._/:-]+$/.test(text) ? text : `'${text.replace(/'/g, "'\\''")}'`;
+}
+
+function showView(view) {
+  typing = false;
+  go({ ...current, view: view === "search" ? "" : view, entry: "" });
+}
+
 // ---- keys --------------------------------------------------------------------
 
+// The moving selection's items: the shown view's results or candidates.
+function listed() {
+  return [...document.querySelectorAll(current.view === "inbox" ? "#candidates .hit" : "#results .hit")];
+}
+
 function select(index) {
-  const hits = [...document.querySelectorAll("#results .hit")];
+  const hits = listed();
   if (hits.length === 0) return;
   selected = Math.max(0, Math.min(hits.length - 1, index));
   hits.forEach((hit, i) => hit.classList.toggle("selected", i === selected));
@@ -423,7 +520,7 @@ document.addEventListener("keydown", (event) => {
     else if (inInput) $("q").blur();
     return;
   }
-  if (current.entry || event.ctrlKey || event.metaKey || event.altKey) return;
+  if (current.entry || event.ctrlKey || event.metaKey || event.altKey || event.target === $("since")) return;
   if (event.key === "/" && !inInput) {
     event.preventDefault();
     $("q").focus();
@@ -435,12 +532,12 @@ document.addEventListener("keydown", (event) => {
     event.preventDefault();
     if (selected <= 0) {
       selected = -1;
-      document.querySelectorAll("#results .hit").forEach((hit) => hit.classList.remove("selected"));
+      listed().forEach((hit) => hit.classList.remove("selected"));
       $("q").focus();
     } else select(selected - 1);
   } else if (event.key === "Enter" && !inInput && selected >= 0 && !event.target.closest("a, button")) {
     event.preventDefault();
-    const hit = document.querySelectorAll("#results .hit")[selected];
+    const hit = listed()[selected];
     if (hit) openEntry(hit.dataset.id);
   }
 });
@@ -448,17 +545,25 @@ document.addEventListener("keydown", (event) => {
 // ---- start -------------------------------------------------------------------
 
 $("q").addEventListener("input", () => {
-  const next = { ...current, q: $("q").value, entry: "" };
+  const next = { ...current, q: $("q").value, entry: "", view: "", since: "" };
   go(next, typing);
   typing = true;
   clearTimeout(typingTimer);
   typingTimer = setTimeout(() => (typing = false), 1000);
 });
 $("search-form").addEventListener("submit", (event) => event.preventDefault());
+for (const link of document.querySelectorAll("#views a")) {
+  link.addEventListener("click", (event) => {
+    if (event.ctrlKey || event.metaKey || event.shiftKey || event.button !== 0) return;
+    event.preventDefault();
+    showView(link.dataset.view);
+  });
+}
+$("since").addEventListener("change", () => go({ ...current, since: $("since").value, entry: "" }));
 window.addEventListener("popstate", () => {
   typing = false;
   current = readState();
   render();
 });
 render();
-if (!current.entry) $("q").focus();
+if (!current.entry && !current.view) $("q").focus();

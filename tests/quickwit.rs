@@ -103,7 +103,11 @@ fn field_problem(field: &FieldMapping, tokenizers: &BTreeSet<&str>) -> Option<St
         ],
         other => return Some(format!("type {other} is not one this index should use")),
     };
-    if let Some(key) = field.options.keys().find(|k| !allowed.contains(&k.as_str())) {
+    if let Some(key) = field
+        .options
+        .keys()
+        .find(|k| !allowed.contains(&k.as_str()))
+    {
         return Some(format!("unknown option {key}"));
     }
     if element != "text" {
@@ -151,7 +155,13 @@ fn the_configuration_follows_quickwits_rules() {
     }
     let tokenizers: BTreeSet<&str> = BUILT_IN_TOKENIZERS
         .into_iter()
-        .chain(config.doc_mapping.tokenizers.iter().map(|t| t.name.as_str()))
+        .chain(
+            config
+                .doc_mapping
+                .tokenizers
+                .iter()
+                .map(|t| t.name.as_str()),
+        )
         .collect();
     let problems: Vec<String> = config
         .doc_mapping
@@ -215,7 +225,11 @@ fn every_exported_document_fits_the_strict_mapping() {
         "versions": [{"version": "v1", "created": "Mon, 1 Dec 2014 10:00:00 GMT"}],
         "update_date": "2014-12-01", "authors_parsed": [["Example", "Ada", ""]]
     });
-    std::fs::write(fixture.dir.path().join("snapshot.jsonl"), format!("{record}\n")).unwrap();
+    std::fs::write(
+        fixture.dir.path().join("snapshot.jsonl"),
+        format!("{record}\n"),
+    )
+    .unwrap();
     fixture
         .run(["import", "--arxiv-snapshot", "snapshot.jsonl"])
         .success();
@@ -242,7 +256,10 @@ fn every_exported_document_fits_the_strict_mapping() {
             );
         }
     }
-    assert_eq!(collections, BTreeSet::from(["arxiv".into(), "catalog".into()]));
+    assert_eq!(
+        collections,
+        BTreeSet::from(["arxiv".into(), "catalog".into()])
+    );
     // Nothing mapped that the export never writes.
     let mapped: BTreeSet<String> = mapped.keys().map(|k| k.to_string()).collect();
     assert_eq!(mapped, exported);

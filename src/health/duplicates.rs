@@ -172,16 +172,19 @@ fn version_markers(title: &str) -> Vec<&str> {
 
 /// Whether two [`title_key`]s are one work's.
 pub(crate) fn same_title(a: &str, b: &str) -> bool {
-    if a.is_empty() || b.is_empty() || version_markers(a) != version_markers(b) {
+    if a.is_empty() || b.is_empty() {
         return false;
     }
     if a == b {
         return true;
     }
     let (short, long) = (a.len().min(b.len()), a.len().max(b.len()));
-    // Similarity >= SIMILAR needs lengths within that fraction of each other.
+    // Similarity >= SIMILAR needs lengths within that fraction of each other;
+    // checked first, as most pairs fail it (the inbox compares every record
+    // with every entry).
     short >= MIN_FUZZY_CHARS
         && (long - short) as f64 <= (1.0 - SIMILAR) * long as f64
+        && version_markers(a) == version_markers(b)
         && strsim::normalized_levenshtein(a, b) >= SIMILAR
 }
 

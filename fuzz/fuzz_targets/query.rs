@@ -8,7 +8,7 @@ use distml_search::catalog::{Catalog, load_files};
 use distml_search::index::{IndexDir, OpenIndex, fingerprint, rebuild};
 use distml_search::model::metadata::Cache;
 use distml_search::locations::builtin_files;
-use distml_search::search::{Boosts, Filter, Origin, SearchRequest, search};
+use distml_search::search::{Boosts, ExplainStyle, Filter, Origin, SearchRequest, search};
 use libfuzzer_sys::fuzz_target;
 
 struct Fixture {
@@ -39,6 +39,10 @@ fuzz_target!(|data: &[u8]| {
     let mut lines = text.splitn(2, '\n');
     let query = lines.next().unwrap_or_default();
     let filters = lines.next().map(|t| vec![(Filter::Tag(t.to_string()), Origin::Flag("--tag"))]).unwrap_or_default();
-    let request = SearchRequest { query, filters, limit: 10, explain: data.len() % 7 == 0, exhaustive: data.len() % 5 == 0 };
+    let request = SearchRequest { query, filters, limit: 10, explain: match data.len() % 7 {
+        0 => Some(ExplainStyle::Readable),
+        3 => Some(ExplainStyle::Raw),
+        _ => None,
+    }, exhaustive: data.len() % 5 == 0 };
     let _ = search(&f.open, &f.catalog.vocabulary, &f.sections, &request, Boosts::default());
 });

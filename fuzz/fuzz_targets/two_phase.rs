@@ -73,7 +73,7 @@ fuzz_target!(|data: &[u8]| {
     let f = fixture();
     let query = String::from_utf8_lossy(data);
     let ranked = |exhaustive: bool| {
-        let request = SearchRequest { query: &query, filters: vec![], limit: 10, explain: false, exhaustive };
+        let request = SearchRequest { query: &query, filters: vec![], limit: 10, explain: None, exhaustive };
         search(&f.open, &f.catalog.vocabulary, &f.sections, &request, Boosts::default())
             .map(|o| o.hits.into_iter().map(|h| h.record.id).collect::<Vec<_>>())
             .map_err(|e| e.to_string())

@@ -299,6 +299,21 @@ mod tests {
         assert_eq!(again, original);
     }
 
+    #[test]
+    fn a_number_the_cache_does_not_know_is_written_back_as_read() {
+        // Found by the `cache` fuzz target: without serde_json's exact float
+        // parsing, a long number came back a digit off at each rewrite.
+        let long = format!("{}0.9", "8".repeat(86));
+        let text = format!(
+            r#"{{"version": 1, "entries": {{"wobble-2021": {{"score": {long}, "ratio": 0.30000000000000004}}}}}}"#
+        );
+        let cache = Cache::parse(&text, Path::new("metadata.json")).unwrap();
+        let written = cache.to_json();
+        let again = Cache::parse(&written, Path::new("metadata.json")).unwrap();
+        assert_eq!(again.to_json(), written);
+        assert!(written.contains("0.30000000000000004"), "{written}");
+    }
+
     use super::*;
     use crate::model::paper::PaperRecord;
 

@@ -9,7 +9,6 @@ use crate::cli::ServeArgs;
 use crate::error::Error;
 use crate::locations::Locations;
 use crate::search::Boosts;
-use crate::search::counts::FacetTable;
 use crate::serve::{App, serve};
 
 pub fn run(
@@ -21,7 +20,6 @@ pub fn run(
     let (catalog, open) = ready_index(locations, err)?;
     let cache = locations.load_cache()?;
     let boosts = Boosts::load(locations.catalog_dir().ok())?;
-    let facets = FacetTable::build(&open)?;
-    let app = App::new(catalog, cache, open, facets, boosts);
+    let app = App::new(catalog, cache, open, boosts);
     serve(app, SocketAddr::new(args.bind, args.port), out)
 }

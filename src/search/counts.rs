@@ -10,8 +10,7 @@ use std::io;
 
 use rustc_hash::FxHashMap;
 use tantivy::collector::{Collector, SegmentCollector};
-use tantivy::columnar::{Column, StrColumn};
-use tantivy::query::Query;
+use tantivy::columnar::{Column, ColumnIndex, RowId, StrColumn};
 use tantivy::{DocId, Score, SegmentOrdinal, SegmentReader};
 
 use super::{SearchOutcome, SearchRequest, search_then};
@@ -41,12 +40,12 @@ pub fn search_counted(
     request: &SearchRequest<'_>,
     boosts: Boosts,
 ) -> Result<(SearchOutcome, Counts), Error> {
-    search_then(open, vocabulary, sections, request, boosts, count)
+    let (outcome, merged) =
+        search_then(open, vocabulary, sections, request, boosts, Some(Counter))?;
+    Ok((outcome, counts(merged.unwrap_or_default())))
 }
 
-/// The counts of every match of `query`.
-pub fn count(searcher: &tantivy::Searcher, query: &dyn Query) -> Result<Counts, Error> {
-    let merged = searcher.search(query, &Counter)?;
+fn counts(merged: Merged) -> Counts {
     let facets = FACETS
         .iter()
         .zip(merged.values)
@@ -60,18 +59,11 @@ pub fn count(searcher: &tantivy::Searcher, query: &dyn Query) -> Result<Counts, 
             (*name, values)
         })
         .collect();
-    Ok(Counts {
+    Counts {
         total: merged.total,
         facets,
-    })
+    }
 }
-
-/// The facet fields, by the index of their facet in [`FACETS`] (the tag
-/// facet reads two: `tags` and `uses`).
-const SECTION: &str = "section";
-const VENUE: &str = "venue";
-const KIND: &str = "kind";
-const COLLECTION: &str = "collection";
 
 /// Counts of every segment, merged.
 #[derive(Default)]
@@ -86,6 +78,7 @@ struct SegmentFruit {
     values: [Vec<(String, u64)>; 6],
 }
 
+/// Counts every match (see [`search_counted`]).
 struct Counter;
 
 impl Collector for Counter {
@@ -122,73 +115,34 @@ impl Collector for Counter {
 /// What a segment's matches hold, counted by ordinal.
 struct SegmentCounter {
     total: u64,
-    tags: Ordinals,
-    /// `uses`, beside `tags`: a record's tag facet is both, each tag once.
-    uses: Ordinals,
-    /// Each `uses` ordinal's ordinal in `tags`, if a document of the
-    /// segment has that tag as a tag too.
-    uses_as_tag: Vec<Option<u64>>,
+    tags: Tags,
     year: Years,
     /// Section, venue, kind and collection: a value each, or none.
     single: [Single; 4],
-    /// Room for the ordinals of a block of documents.
-    block: Vec<Option<u64>>,
+    scratch: Scratch,
 }
 
 impl SegmentCounter {
+    /// The columns of the facet fields (see `index::schema::facet`).
     fn open(segment: &SegmentReader) -> tantivy::Result<SegmentCounter> {
         let columns = segment.fast_fields();
-        let tags = Ordinals::open(columns.str("tags")?);
-        let uses = Ordinals::open(columns.str("uses")?);
-        let uses_as_tag = match (&tags.column, &uses.column) {
-            (Some(tags), Some(uses)) => {
-                let mut found = Vec::with_capacity(uses.num_terms());
-                let mut terms = uses.dictionary().stream()?;
-                while terms.advance() {
-                    found.push(tags.dictionary().term_ord(terms.key())?);
-                }
-                found
-            }
-            _ => Vec::new(),
-        };
         let single = |field| columns.str(field).map(|c| Single::new(Ordinals::open(c)));
         Ok(SegmentCounter {
             total: 0,
-            tags,
-            uses,
-            uses_as_tag,
+            tags: Tags::open(columns.str("tags")?, columns.str("uses")?)?,
             year: Years::open(columns.column_opt::<i64>("year")?),
             single: [
-                single(SECTION)?,
-                single(VENUE)?,
-                single(KIND)?,
-                single(COLLECTION)?,
+                single("section")?,
+                single("venue")?,
+                single("kind")?,
+                single("collection")?,
             ],
-            block: Vec::new(),
+            scratch: Scratch::default(),
         })
-    }
-
-    fn count_tags(&mut self, doc: DocId) {
-        let Some(uses) = &self.uses.column else {
-            self.tags.count_all(doc);
-            return;
-        };
-        for ord in uses.term_ords(doc) {
-            let also_a_tag = match (self.uses_as_tag.get(ord as usize), &self.tags.column) {
-                (Some(Some(tag)), Some(tags)) => tags.term_ords(doc).any(|t| t == *tag),
-                _ => false,
-            };
-            if !also_a_tag {
-                self.uses.counts[ord as usize] += 1;
-            }
-        }
-        self.tags.count_all(doc);
     }
 
     fn fruit(self) -> io::Result<SegmentFruit> {
         let [section, venue, kind, collection] = self.single;
-        let mut tags = self.tags.values()?;
-        tags.extend(self.uses.values()?);
         // Stored as written: a record without a kind is a paper (imported
         // records say nothing), one without a collection is the catalog's.
         let kind = kind.values(Some(Kind::default().as_str()), |k| {
@@ -202,7 +156,7 @@ impl SegmentCounter {
             }
         })?;
         let mut values = [
-            tags,
+            self.tags.values()?,
             section.values(None, |s| s)?,
             self.year.values(),
             venue.values(None, |v| v)?,
@@ -228,20 +182,175 @@ impl SegmentCollector for SegmentCounter {
 
     fn collect_block(&mut self, docs: &[DocId]) {
         self.total += docs.len() as u64;
-        self.block.resize(docs.len(), None);
         for facet in &mut self.single {
-            facet.count_block(docs, &mut self.block);
+            facet.count_block(docs, &mut self.scratch);
         }
-        self.year.count_block(docs);
-        if self.tags.column.is_some() || self.uses.column.is_some() {
-            for &doc in docs {
-                self.count_tags(doc);
-            }
-        }
+        self.year.count_block(docs, &mut self.scratch);
+        self.tags.count_block(docs);
     }
 
     fn harvest(self) -> Self::Fruit {
         self.fruit()
+    }
+}
+
+/// Room for a block's rows and values, reused from block to block.
+#[derive(Default)]
+struct Scratch {
+    docs: Vec<DocId>,
+    rows: Vec<RowId>,
+    ordinals: Vec<u64>,
+    years: Vec<i64>,
+}
+
+/// The first value in `column` of each of `docs` that has one, into `out`;
+/// returns how many have none.
+fn first_values<T>(
+    column: &Column<T>,
+    docs: &[DocId],
+    scratch: &mut Scratch,
+    out: &mut Vec<T>,
+) -> u64
+where
+    T: PartialOrd + Copy + Default + std::fmt::Debug + Send + Sync + 'static,
+{
+    let Scratch {
+        docs: owners, rows, ..
+    } = scratch;
+    owners.clear();
+    rows.clear();
+    column.row_ids_for_docs(docs, owners, rows);
+    if matches!(column.index, ColumnIndex::Multivalued(_)) {
+        // No facet but tags is written twice; a document of several values
+        // would count by its first, as a stored document reads.
+        let mut kept = 0;
+        for i in 0..rows.len() {
+            if i == 0 || owners[i] != owners[i - 1] {
+                rows[kept] = rows[i];
+                kept += 1;
+            }
+        }
+        rows.truncate(kept);
+    }
+    out.clear();
+    out.resize(rows.len(), T::default());
+    column.values.get_vals(rows, out);
+    (docs.len() - rows.len()) as u64
+}
+
+/// The tag facet: `tags` and `uses`, each tag of a document once. Few
+/// documents have tags (the catalog's): those of the segment are listed
+/// once, and a block of matches is walked beside the list.
+struct Tags {
+    tags: Ordinals,
+    uses: Ordinals,
+    /// Each `uses` ordinal's ordinal in `tags`, if a document of the
+    /// segment has that tag as a tag too.
+    uses_as_tag: Vec<Option<u64>>,
+    /// The documents with a tag or a use, ascending (`None`: all of them).
+    tagged: Option<Vec<DocId>>,
+    /// Where in `tagged` the last match was sought.
+    cursor: usize,
+}
+
+impl Tags {
+    fn open(tags: Option<StrColumn>, uses: Option<StrColumn>) -> io::Result<Tags> {
+        let uses_as_tag = match (&tags, &uses) {
+            (Some(tags), Some(uses)) => {
+                let mut found = Vec::with_capacity(uses.num_terms());
+                let mut terms = uses.dictionary().stream()?;
+                while terms.advance() {
+                    found.push(tags.dictionary().term_ord(terms.key())?);
+                }
+                found
+            }
+            _ => Vec::new(),
+        };
+        let listed = |column: &Option<StrColumn>| {
+            column
+                .as_ref()
+                .map_or(Some(Vec::new()), |c| docs_with_values(c.ords()))
+        };
+        let tagged = listed(&tags).zip(listed(&uses)).map(|(mut docs, more)| {
+            docs.extend(more);
+            docs.sort_unstable();
+            docs.dedup();
+            docs
+        });
+        Ok(Tags {
+            tags: Ordinals::open(tags),
+            uses: Ordinals::open(uses),
+            uses_as_tag,
+            tagged,
+            cursor: 0,
+        })
+    }
+
+    fn count_block(&mut self, docs: &[DocId]) {
+        let Some(tagged) = &self.tagged else {
+            for &doc in docs {
+                self.count(doc);
+            }
+            return;
+        };
+        let (Some(&first), Some(&last)) = (docs.first(), docs.last()) else {
+            return;
+        };
+        // A segment's matches come in ascending order (tantivy's doc sets);
+        // a block before the last is sought from the start.
+        if self.cursor > 0 && tagged.get(self.cursor - 1).is_some_and(|&t| t >= first) {
+            self.cursor = 0;
+        }
+        if tagged.get(self.cursor).is_none_or(|&t| t > last) {
+            return;
+        }
+        for &doc in docs {
+            self.cursor += tagged[self.cursor..].partition_point(|&t| t < doc);
+            if tagged.get(self.cursor) == Some(&doc) {
+                count_tags(&mut self.tags, &mut self.uses, &self.uses_as_tag, doc);
+            }
+        }
+    }
+
+    fn count(&mut self, doc: DocId) {
+        count_tags(&mut self.tags, &mut self.uses, &self.uses_as_tag, doc);
+    }
+
+    fn values(&self) -> io::Result<Vec<(String, u64)>> {
+        let mut values = self.tags.values()?;
+        values.extend(self.uses.values()?);
+        Ok(values)
+    }
+}
+
+/// A document's tags and uses, a tag in both counted once.
+fn count_tags(tags: &mut Ordinals, uses: &mut Ordinals, uses_as_tag: &[Option<u64>], doc: DocId) {
+    if let Some(column) = &uses.column {
+        for ord in column.term_ords(doc) {
+            let also_a_tag = match (uses_as_tag.get(ord as usize), &tags.column) {
+                (Some(Some(tag)), Some(tags)) => tags.term_ords(doc).any(|t| t == *tag),
+                _ => false,
+            };
+            if !also_a_tag {
+                uses.counts[ord as usize] += 1;
+            }
+        }
+    }
+    if let Some(column) = &tags.column {
+        for ord in column.term_ords(doc) {
+            tags.counts[ord as usize] += 1;
+        }
+    }
+}
+
+/// The documents with a value in `column`, ascending; `None` when every
+/// document has one.
+fn docs_with_values(column: &Column<u64>) -> Option<Vec<DocId>> {
+    match &column.index {
+        ColumnIndex::Empty { .. } => Some(Vec::new()),
+        ColumnIndex::Full => None,
+        ColumnIndex::Optional(index) => Some(index.iter_non_null_docs().collect()),
+        ColumnIndex::Multivalued(index) => Some(index.iter_non_null_docs().collect()),
     }
 }
 
@@ -256,14 +365,6 @@ impl Ordinals {
     fn open(column: Option<StrColumn>) -> Ordinals {
         let counts = vec![0; column.as_ref().map_or(0, |c| c.num_terms())];
         Ordinals { column, counts }
-    }
-
-    fn count_all(&mut self, doc: DocId) {
-        if let Some(column) = &self.column {
-            for ord in column.term_ords(doc) {
-                self.counts[ord as usize] += 1;
-            }
-        }
     }
 
     /// The values counted, with their counts.
@@ -301,19 +402,17 @@ impl Single {
         }
     }
 
-    fn count_block(&mut self, docs: &[DocId], block: &mut [Option<u64>]) {
+    fn count_block(&mut self, docs: &[DocId], scratch: &mut Scratch) {
         let Some(column) = &self.ordinals.column else {
             self.missing += docs.len() as u64;
             return;
         };
-        block.fill(None);
-        column.ords().first_vals(docs, block);
-        for ord in block.iter() {
-            match ord {
-                Some(ord) => self.ordinals.counts[*ord as usize] += 1,
-                None => self.missing += 1,
-            }
+        let mut ordinals = std::mem::take(&mut scratch.ordinals);
+        self.missing += first_values(column.ords(), docs, scratch, &mut ordinals);
+        for &ord in &ordinals {
+            self.ordinals.counts[ord as usize] += 1;
         }
+        scratch.ordinals = ordinals;
     }
 
     /// The values counted, each as `shown` spells it, and the matches
@@ -344,7 +443,6 @@ struct Years {
     first: i64,
     counts: Vec<u64>,
     beyond: FxHashMap<i64, u64>,
-    block: Vec<Option<i64>>,
 }
 
 /// The most years the table holds.
@@ -364,22 +462,21 @@ impl Years {
             first,
             counts: vec![0; span as usize],
             beyond: FxHashMap::default(),
-            block: Vec::new(),
         }
     }
 
-    fn count_block(&mut self, docs: &[DocId]) {
+    fn count_block(&mut self, docs: &[DocId], scratch: &mut Scratch) {
         let Some(column) = &self.column else { return };
-        self.block.clear();
-        self.block.resize(docs.len(), None);
-        column.first_vals(docs, &mut self.block);
-        for &year in self.block.iter().flatten() {
+        let mut years = std::mem::take(&mut scratch.years);
+        first_values(column, docs, scratch, &mut years);
+        for &year in &years {
             let slot = usize::try_from(year.wrapping_sub(self.first)).ok();
             match slot.and_then(|slot| self.counts.get_mut(slot)) {
                 Some(n) => *n += 1,
                 None => *self.beyond.entry(year).or_default() += 1,
             }
         }
+        scratch.years = years;
     }
 
     fn values(&self) -> Vec<(String, u64)> {
@@ -410,7 +507,7 @@ mod tests {
     /// Records whose facets vary: tags shared with `uses` (counted once),
     /// imported records without a kind, no year, no venue, a long venue.
     fn record(n: usize) -> Record {
-        let imported = n % 3 == 0;
+        let imported = n.is_multiple_of(3);
         let tags = ["moe", "pipeline-parallelism", "zero"];
         Record {
             collection: if imported {
@@ -434,7 +531,7 @@ mod tests {
                 )),
                 _ => Some(format!("Venue {}", n % 4)),
             },
-            year: (n % 6 != 0).then_some(2015 + (n % 9) as i64),
+            year: (!n.is_multiple_of(6)).then_some(2015 + (n % 9) as i64),
             section: if imported {
                 format!("cs.{}", n % 2)
             } else {
@@ -478,6 +575,10 @@ mod tests {
             writer.commit().unwrap();
         }
         (index, fields)
+    }
+
+    fn count(searcher: &tantivy::Searcher, query: &dyn Query) -> Counts {
+        counts(searcher.search(query, &Counter).unwrap())
     }
 
     /// The counts told by reading every matching stored document.
@@ -540,7 +641,7 @@ mod tests {
         for query in queries {
             let expected = brute_force(&searcher, &fields, &*query);
             assert!(expected.total > 0, "{query:?} matches nothing");
-            assert_eq!(count(&searcher, &*query).unwrap(), expected, "{query:?}");
+            assert_eq!(count(&searcher, &*query), expected, "{query:?}");
         }
     }
 }

@@ -23,7 +23,7 @@ fn main() {
     let sections = catalog.section_names();
     let open = IndexDir::new(std::path::PathBuf::from(index)).open().expect("index").expect("an index");
     let ids = |exhaustive: bool, query: &str| -> Vec<String> {
-        let request = SearchRequest { query, filters: vec![], limit: 10, explain: false, exhaustive };
+        let request = SearchRequest { query, filters: vec![], limit: 10, explain: None, exhaustive };
         let outcome = search(&open, &catalog.vocabulary, &sections, &request, Boosts::default()).expect("search");
         outcome.hits.into_iter().map(|h| h.record.id).collect()
     };

@@ -3,6 +3,9 @@
 #
 #   bash bench/serve.sh [RECORDS] [ROUNDS]
 #
+# DISTML_BIN names another build to measure (say, a copy of the previous
+# commit's, to compare); without it the sources at hand are built.
+#
 # Indexes the shipped catalog (and, given RECORDS, that many synthetic arXiv
 # records from bench/scale's generator, imported beside it), starts
 # `distml-search serve --port 0` on that index, and times, alternating
@@ -12,14 +15,16 @@
 #   - distml-search search --json -n 10 QUERY: the CLI, a process each, the
 #     index already built and in the page cache (warm).
 # Reports p50 and p99 of each over every request, and the server's start
-# (opening the index and reading its facet table).
+# (opening the index).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 records=${1:-0}
 rounds=${2:-20}
 
-cargo build --release --quiet
-bin=$PWD/target/release/distml-search
+if [ -z "${DISTML_BIN:-}" ]; then
+  cargo build --release --quiet
+fi
+bin=${DISTML_BIN:-$PWD/target/release/distml-search}
 work=$(mktemp -d)
 server=""
 cleanup() {
@@ -99,5 +104,5 @@ print(f"  {'':52} {'p50 ms':>8} {'p99 ms':>8}")
 for name, label in [("api", "GET /api/search (kept-alive HTTP, with facet counts)"),
                     ("cli", "distml-search search --json (a process each, warm)")]:
     print(f"  {label:52} {pct(times[name], .5):8.2f} {pct(times[name], .99):8.2f}")
-print(f"  server start (index opened, facet table read): {(float(ready) - float(started)) * 1000:.0f} ms")
+print(f"  server start (index opened, listening): {(float(ready) - float(started)) * 1000:.0f} ms")
 PY

@@ -9,7 +9,6 @@ use crate::cli::ServeArgs;
 use crate::error::Error;
 use crate::locations::Locations;
 use crate::search::Boosts;
-use crate::search::counts::FacetTable;
 use crate::serve::{App, Inbox, serve};
 
 pub fn run(
@@ -21,9 +20,8 @@ pub fn run(
     let (catalog, open) = ready_index(locations, err)?;
     let cache = locations.load_cache()?;
     let boosts = Boosts::load(locations.catalog_dir().ok())?;
-    let facets = FacetTable::build(&open)?;
     let dir = locations.catalog_dir().ok().map(|d| d.to_path_buf());
     let inbox = Inbox::new(catalog.clone(), cache.clone(), open.clone(), dir);
-    let app = App::new(catalog, cache, open, facets, boosts, inbox);
+    let app = App::new(catalog, cache, open, boosts, inbox);
     serve(app, SocketAddr::new(args.bind, args.port), out)
 }

@@ -7,7 +7,7 @@ use tantivy::schema::{
 use super::analysis::{ENGLISH, NAMES};
 
 /// Bumped whenever fields or analyzers change, so old indexes are rebuilt.
-pub const SCHEMA_VERSION: u32 = 8;
+pub const SCHEMA_VERSION: u32 = 9;
 
 /// Handles of every field of the schema.
 #[derive(Debug, Clone)]
@@ -55,6 +55,16 @@ pub struct Fields {
     pub submitted: Field,
 }
 
+/// The fast-field tokenizer of the facet fields: a value whole, as written
+/// (tantivy's `raw`, which drops no long value).
+const FACET: &str = "raw";
+
+/// A facet field: matched exactly, stored, and a column of term ordinals
+/// that `search::counts` counts a search's matches by.
+fn facet(options: TextOptions) -> TextOptions {
+    options.set_fast(FACET)
+}
+
 fn text(analyzer: &str, stored: bool) -> TextOptions {
     recorded(analyzer, stored, IndexRecordOption::WithFreqsAndPositions)
 }
@@ -77,16 +87,23 @@ pub fn build_schema() -> (Schema, Fields) {
     let mut b = Schema::builder();
     let fields = Fields {
         id: b.add_text_field("id", STRING | STORED),
-        kind: b.add_text_field("kind", STRING | STORED),
+        kind: b.add_text_field("kind", facet(STRING | STORED)),
         title: b.add_text_field("title", text(ENGLISH, true)),
         authors: b.add_text_field("authors", text(NAMES, true)),
-        venue: b.add_text_field("venue", text(NAMES, true)),
+        // Searched by its words; counted by its whole value.
+        venue: b.add_text_field("venue", facet(text(NAMES, true))),
         year: b.add_i64_field("year", INDEXED | FAST | STORED),
-        section: b.add_text_field("section", STRING | STORED),
+        section: b.add_text_field("section", facet(STRING | STORED)),
         // With frequencies, though each is 0 or 1: a term query without them
         // keeps tantivy from pruning the whole query (block-max WAND).
-        tags: b.add_text_field("tags", recorded("raw", true, IndexRecordOption::WithFreqs)),
-        uses: b.add_text_field("uses", recorded("raw", true, IndexRecordOption::WithFreqs)),
+        tags: b.add_text_field(
+            "tags",
+            facet(recorded("raw", true, IndexRecordOption::WithFreqs)),
+        ),
+        uses: b.add_text_field(
+            "uses",
+            facet(recorded("raw", true, IndexRecordOption::WithFreqs)),
+        ),
         predicted: b.add_text_field(
             "predicted",
             recorded("raw", true, IndexRecordOption::WithFreqs),
@@ -107,7 +124,7 @@ pub fn build_schema() -> (Schema, Fields) {
         doi_key: b.add_u64_field("doi_key", FAST),
         abstract_source: b.add_text_field("abstract_source", STORED),
         et_al: b.add_u64_field("et_al", STORED),
-        collection: b.add_text_field("collection", STRING | STORED),
+        collection: b.add_text_field("collection", facet(STRING | STORED)),
         submitted: b.add_i64_field("submitted", INDEXED | STORED),
     };
     (b.build(), fields)

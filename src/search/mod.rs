@@ -112,20 +112,22 @@ pub fn search(
     request: &SearchRequest<'_>,
     boosts: Boosts,
 ) -> Result<SearchOutcome, Error> {
-    search_then(open, vocabulary, sections, request, boosts, |_, _| Ok(()))
-        .map(|(outcome, ())| outcome)
+    // No collector beside the ranking: any type does.
+    search_then::<tantivy::collector::Count>(open, vocabulary, sections, request, boosts, None)
+        .map(|(outcome, _)| outcome)
 }
 
-/// [`search`], and `also` run on the exact query once it is planned (which
-/// `counts` uses to count every match).
-fn search_then<T>(
+/// [`search`], and `also` run on every match of the exact query (which
+/// `counts` uses to count them): in the ranking's own pass when that walks
+/// every match anyway, else in a pass of its own.
+fn search_then<C: tantivy::collector::Collector>(
     open: &OpenIndex,
     vocabulary: &Vocabulary,
     sections: &[String],
     request: &SearchRequest<'_>,
     boosts: Boosts,
-    also: impl FnOnce(&tantivy::Searcher, &dyn tantivy::query::Query) -> Result<T, Error>,
-) -> Result<(SearchOutcome, T), Error> {
+    also: Option<C>,
+) -> Result<(SearchOutcome, Option<C::Fruit>), Error> {
     let searcher = open.reader.searcher();
     let fields = Fields::from_schema(&open.index.schema())?;
     let synonyms = Synonyms::new(vocabulary);
@@ -137,8 +139,7 @@ fn search_then<T>(
         boosts,
     };
     let plan = plan::plan(&cx, request)?;
-    let extra = also(&searcher, &*plan.exact.query)?;
-    let ranked = rank::rank(&cx, &plan, request)?;
+    let (ranked, extra) = rank::rank(&cx, &plan, request, also)?;
     let (more, ranking) = (ranked.more, ranked.ranking);
     let hits = hits::build(&cx, &plan, ranked, request)?;
     let outcome = SearchOutcome {

@@ -3,7 +3,7 @@
 //! fetched whole, so that a shorter list is the start of a longer one.
 
 use tantivy::DocAddress;
-use tantivy::collector::TopDocs;
+use tantivy::collector::{Collector, TopDocs};
 
 use super::SearchRequest;
 use super::compile::Context;
@@ -11,6 +11,9 @@ use super::listing::listing;
 use super::plan::{Plan, TWO_PHASE_MIN_DOCS};
 use super::two_phase::{self, Ranking};
 use crate::error::Error;
+
+/// Scores and documents, best first.
+type Top = Vec<(f32, DocAddress)>;
 
 /// The most results fetched to settle a tie with the last one shown.
 const MAX_TIED: usize = 1_000;
@@ -23,11 +26,17 @@ pub struct Ranked {
     pub more: bool,
 }
 
-pub fn rank(cx: &Context<'_>, plan: &Plan, request: &SearchRequest<'_>) -> Result<Ranked, Error> {
+/// The ranked documents, and what `also` collected from every match.
+pub fn rank<C: Collector>(
+    cx: &Context<'_>,
+    plan: &Plan,
+    request: &SearchRequest<'_>,
+    also: Option<C>,
+) -> Result<(Ranked, Option<C::Fruit>), Error> {
     // One more than asked tells whether there are more, without counting
     // every match (which would defeat tantivy's top-k pruning).
     let wanted = request.limit.max(1) + 1;
-    let (mut top, mut ranking) = top_docs(cx, plan, request.exhaustive, wanted)?;
+    let (mut top, mut ranking, fruit) = top_docs_and(cx, plan, request.exhaustive, wanted, also)?;
     // Results tied with the last one shown may go on past those fetched: all
     // of them are fetched, so that the tie-breaks of `hits` choose which
     // show. Only on a small index: on a large one each fetch is a search
@@ -48,7 +57,35 @@ pub fn rank(cx: &Context<'_>, plan: &Plan, request: &SearchRequest<'_>) -> Resul
     if !settle_ties {
         top.truncate(request.limit);
     }
-    Ok(Ranked { top, ranking, more })
+    Ok((Ranked { top, ranking, more }, fruit))
+}
+
+/// [`top_docs`], and `also` run on every match: in the same pass when the
+/// ranking scores every match anyway (phrases and filters keep tantivy from
+/// pruning), which then costs one walk of the matches, not two.
+fn top_docs_and<C: Collector>(
+    cx: &Context<'_>,
+    plan: &Plan,
+    exhaustive: bool,
+    n: usize,
+    also: Option<C>,
+) -> Result<(Top, Ranking, Option<C::Fruit>), Error> {
+    let exact = &*plan.exact.query;
+    let walks_every_match = plan.exact.scoring
+        && (plan.exact.phrases || plan.exact.filtered)
+        && (exhaustive || plan.parts.is_none());
+    if walks_every_match {
+        // Without `also` too, so that a search ranks alike with or without.
+        let collector = (TopDocs::with_limit(n).order_by_score(), also);
+        let (top, fruit) = cx.searcher.search(exact, &collector)?;
+        return Ok((rescored(cx, plan, top)?, Ranking::Exhaustive, fruit));
+    }
+    let fruit = match also {
+        Some(also) => Some(cx.searcher.search(exact, &also)?),
+        None => None,
+    };
+    let (top, ranking) = top_docs(cx, plan, exhaustive, n)?;
+    Ok((top, ranking, fruit))
 }
 
 /// The best `n` documents and how they were found.
@@ -73,13 +110,22 @@ fn top_docs(
             };
             two_phase::top_docs(searcher, &parts, n)
         }
-        parts => {
-            let mut top = searcher.search(exact, &TopDocs::with_limit(n).order_by_score())?;
-            if let Some(parts) = parts {
-                // Scored as two-phase ranking scores, so that both order alike.
-                top = two_phase::rescore(searcher, &*parts.rank.query, top)?;
-            }
-            Ok((top, Ranking::Exhaustive))
+        _ => {
+            let top = searcher.search(exact, &TopDocs::with_limit(n).order_by_score())?;
+            Ok((rescored(cx, plan, top)?, Ranking::Exhaustive))
         }
+    }
+}
+
+/// An exhaustive ranking's results, scored as two-phase ranking scores
+/// (where it applies), so that both order alike.
+fn rescored(
+    cx: &Context<'_>,
+    plan: &Plan,
+    top: Vec<(f32, DocAddress)>,
+) -> Result<Vec<(f32, DocAddress)>, Error> {
+    match &plan.parts {
+        Some(parts) => two_phase::rescore(cx.searcher, &*parts.rank.query, top),
+        None => Ok(top),
     }
 }

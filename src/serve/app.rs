@@ -1,5 +1,5 @@
 //! What the server holds (the catalog, its metadata cache, the index opened
-//! once and its facet table) and the answers of the API as JSON values,
+//! once) and the answers of the API as JSON values,
 //! made by the code the commands use: hits as `search --json` prints them,
 //! an entry as `show --json` does.
 
@@ -14,14 +14,13 @@ use crate::index::{Fields, OpenIndex};
 use crate::model::Record;
 use crate::model::metadata::Cache;
 use crate::render::{bibtex, json as render_json};
-use crate::search::counts::{Counts, FacetTable, search_counted};
+use crate::search::counts::{Counts, search_counted};
 use crate::search::{Boosts, SearchRequest, similar};
 
 pub struct App {
     catalog: Catalog,
     cache: Cache,
     open: OpenIndex,
-    facets: FacetTable,
     boosts: Boosts,
     sections: Vec<String>,
     /// The curator's inbox (`inbox.rs`).
@@ -33,7 +32,6 @@ impl App {
         catalog: Catalog,
         cache: Cache,
         open: OpenIndex,
-        facets: FacetTable,
         boosts: Boosts,
         inbox: super::inbox::Inbox,
     ) -> App {
@@ -42,7 +40,6 @@ impl App {
             catalog,
             cache,
             open,
-            facets,
             boosts,
             sections,
             inbox,
@@ -61,7 +58,6 @@ impl App {
         };
         let (outcome, counts) = search_counted(
             &self.open,
-            &self.facets,
             &self.catalog.vocabulary,
             &self.sections,
             &request,

@@ -214,13 +214,30 @@ fn first_values<T>(
 where
     T: PartialOrd + Copy + Default + std::fmt::Debug + Send + Sync + 'static,
 {
+    out.clear();
+    let multivalued = matches!(column.index, ColumnIndex::Multivalued(_));
+    if let (Some(&first), Some(&last), false) = (docs.first(), docs.last(), multivalued) {
+        // A run of consecutive documents (a broad query's matches) costs
+        // two ranks, not one a document, when all or none have a value.
+        if (last - first) as usize + 1 == docs.len() {
+            let rows = column.index.docid_range_to_rowids(first..last + 1);
+            if rows.len() == docs.len() {
+                out.resize(rows.len(), T::default());
+                column.values.get_range(u64::from(rows.start), out);
+                return 0;
+            }
+            if rows.is_empty() {
+                return docs.len() as u64;
+            }
+        }
+    }
     let Scratch {
         docs: owners, rows, ..
     } = scratch;
     owners.clear();
     rows.clear();
     column.row_ids_for_docs(docs, owners, rows);
-    if matches!(column.index, ColumnIndex::Multivalued(_)) {
+    if multivalued {
         // No facet but tags is written twice; a document of several values
         // would count by its first, as a stored document reads.
         let mut kept = 0;
@@ -232,7 +249,6 @@ where
         }
         rows.truncate(kept);
     }
-    out.clear();
     out.resize(rows.len(), T::default());
     column.values.get_vals(rows, out);
     (docs.len() - rows.len()) as u64

@@ -217,17 +217,26 @@ where
     out.clear();
     let multivalued = matches!(column.index, ColumnIndex::Multivalued(_));
     if let (Some(&first), Some(&last), false) = (docs.first(), docs.last(), multivalued) {
-        // A run of consecutive documents (a broad query's matches) costs
-        // two ranks, not one a document, when all or none have a value.
-        if (last - first) as usize + 1 == docs.len() {
+        // A broad query's matches lie close together: when every document
+        // from the block's first to its last has a value (or none has),
+        // their rows are read as a range, for two ranks a block, not one a
+        // document.
+        let span = last.saturating_sub(first) as usize + 1;
+        let ascending = docs.windows(2).all(|pair| pair[0] < pair[1]);
+        if ascending && span <= 4 * docs.len() {
             let rows = column.index.docid_range_to_rowids(first..last + 1);
-            if rows.len() == docs.len() {
-                out.resize(rows.len(), T::default());
-                column.values.get_range(u64::from(rows.start), out);
-                return 0;
-            }
             if rows.is_empty() {
                 return docs.len() as u64;
+            }
+            if rows.len() == span {
+                out.resize(span, T::default());
+                column.values.get_range(u64::from(rows.start), out);
+                // Ascending documents: each value moves forward, or stays.
+                for (i, &doc) in docs.iter().enumerate() {
+                    out[i] = out[(doc - first) as usize];
+                }
+                out.truncate(docs.len());
+                return 0;
             }
         }
     }

@@ -1,10 +1,13 @@
 //! Counts of a search's matches by facet (tag, section, year, venue, kind,
 //! collection), beside its hits: what the web page's filters show. Every
 //! facet is a fast field (see `index::schema`), so nothing is read before
-//! the first search: each segment's matches are counted, a block of
-//! documents at a time, by the term ordinals of its columns (a year by its
-//! value), and only the ordinals that were counted become strings, once
-//! per segment.
+//! the first search. Each segment's matches are counted a block at a time
+//! by the term ordinals of its columns (a year by its value): a block of
+//! close documents reads its rows as one range, the few tagged documents
+//! are walked beside the matches, and only the ordinals that were counted
+//! become strings, once per segment. Counts are exact: every match is
+//! counted, in the ranking's own pass when that walks every match anyway
+//! (see `rank::top_docs_and`).
 
 use std::io;
 
@@ -120,6 +123,8 @@ struct SegmentCounter {
     /// Section, venue, kind and collection: a value each, or none.
     single: [Single; 4],
     scratch: Scratch,
+    /// Documents collected one by one, not yet counted.
+    pending: Vec<DocId>,
 }
 
 impl SegmentCounter {
@@ -138,6 +143,7 @@ impl SegmentCounter {
                 single("collection")?,
             ],
             scratch: Scratch::default(),
+            pending: Vec::with_capacity(PENDING_BLOCK),
         })
     }
 
@@ -173,11 +179,28 @@ impl SegmentCounter {
     }
 }
 
+/// How many documents collected one by one are counted together.
+const PENDING_BLOCK: usize = 64;
+
+impl SegmentCounter {
+    fn flush(&mut self) {
+        let pending = std::mem::take(&mut self.pending);
+        self.collect_block(&pending);
+        self.pending = pending;
+        self.pending.clear();
+    }
+}
+
 impl SegmentCollector for SegmentCounter {
     type Fruit = io::Result<SegmentFruit>;
 
+    /// One by one (a scored pass, or a segment with deletions): gathered
+    /// into blocks, which cost less a document.
     fn collect(&mut self, doc: DocId, _: Score) {
-        self.collect_block(&[doc]);
+        self.pending.push(doc);
+        if self.pending.len() == PENDING_BLOCK {
+            self.flush();
+        }
     }
 
     fn collect_block(&mut self, docs: &[DocId]) {
@@ -189,7 +212,8 @@ impl SegmentCollector for SegmentCounter {
         self.tags.count_block(docs);
     }
 
-    fn harvest(self) -> Self::Fruit {
+    fn harvest(mut self) -> Self::Fruit {
+        self.flush();
         self.fruit()
     }
 }

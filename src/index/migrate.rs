@@ -3,7 +3,7 @@
 //! read by field name: its stored documents are the imported records, so a
 //! schema change rebuilds them instead of asking for the snapshot again.
 
-use std::collections::HashSet;
+use std::collections::HashMap;
 
 use tantivy::schema::{Document, Schema, Value};
 use tantivy::{IndexWriter, TantivyDocument};
@@ -33,7 +33,7 @@ pub(crate) fn carry_imported(
     (schema, fields): (&Schema, &Fields),
     vocabulary: &Vocabulary,
     predictor: &Predictor,
-    listed: &HashSet<&str>,
+    listed: &HashMap<String, String>,
 ) -> Result<Carried, Error> {
     let old_schema = old.index.schema();
     let collection = old_schema.get_field("collection").ok();
@@ -57,7 +57,7 @@ pub(crate) fn carry_imported(
             let record = Record::from_document(&doc, fields);
             match record.arxiv.as_deref() {
                 Some(id) if !record.title.is_empty() => {
-                    if !listed.contains(id) {
+                    if !listed.contains_key(id) {
                         let doc = record.to_document(fields, vocabulary, None, Some(predictor));
                         writer.add_document(doc)?;
                         carried.records += 1;

@@ -13,7 +13,7 @@ mod shared_directory;
 mod store;
 mod word_cache;
 
-use std::collections::HashSet;
+use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
 use tantivy::{Index, IndexWriter, Term};
@@ -304,7 +304,7 @@ fn write_generation(
     let mut carried = Carried::default();
     if let Some(old) = carry {
         let predictor = Predictor::train(catalog, cache);
-        let listed = catalog_arxiv_ids(catalog, cache);
+        let listed = entries_by_arxiv(catalog, cache);
         // A panic inside tantivy on a corrupt old document is an error here.
         carried = crate::diagnostic::catch_panic(|| {
             carry_imported(
@@ -329,18 +329,20 @@ fn write_generation(
     })
 }
 
-/// The arXiv ids of catalog entries, their own or found by a lookup.
-fn catalog_arxiv_ids<'a>(catalog: &'a Catalog, cache: &'a Cache) -> HashSet<&'a str> {
+/// The arXiv id of every catalog entry that has one (its own, or one a
+/// lookup found), to the entry's id.
+pub(crate) fn entries_by_arxiv(catalog: &Catalog, cache: &Cache) -> HashMap<String, String> {
     catalog
         .entries
         .iter()
-        .filter_map(|entry| {
-            entry.arxiv.as_deref().or_else(|| {
+        .filter_map(|e| {
+            let id = e.arxiv.clone().or_else(|| {
                 cache
-                    .get(&entry.id)
+                    .get(&e.id)
                     .and_then(|c| c.arxiv.as_ref())
-                    .map(|id| id.value.as_str())
-            })
+                    .map(|i| i.value.clone())
+            })?;
+            Some((id, e.id.clone()))
         })
         .collect()
 }

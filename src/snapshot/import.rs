@@ -16,7 +16,9 @@ use super::workers::{Batch, first_lines, index_records};
 use crate::catalog::Catalog;
 use crate::diagnostic;
 use crate::error::Error;
-use crate::index::{IndexDir, KeptRecords, add_catalog, add_kept, commit, fingerprint, schema};
+use crate::index::{
+    IndexDir, KeptRecords, add_catalog, add_kept, commit, entries_by_arxiv, fingerprint, schema,
+};
 use crate::model::metadata::{Cache, FoundBy, IdKind, Identifier};
 use crate::model::paper::{PaperRecord, Source, normalize_whitespace};
 use crate::predict::Predictor;
@@ -152,24 +154,6 @@ fn keeps_something(
         report.malformed_count,
         report.filtered
     )))
-}
-
-/// The arXiv id of every catalog entry that has one (its own, or one a
-/// lookup found), to the entry's id.
-pub(crate) fn entries_by_arxiv(catalog: &Catalog, cache: &Cache) -> HashMap<String, String> {
-    catalog
-        .entries
-        .iter()
-        .filter_map(|e| {
-            let id = e.arxiv.clone().or_else(|| {
-                cache
-                    .get(&e.id)
-                    .and_then(|c| c.arxiv.as_ref())
-                    .map(|i| i.value.clone())
-            })?;
-            Some((id, e.id.clone()))
-        })
-        .collect()
 }
 
 /// The snapshot's bytes, decompressed if it is gzipped, and the progress bar

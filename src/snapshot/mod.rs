@@ -5,6 +5,6 @@ mod import;
 mod record;
 mod workers;
 
-pub(crate) use import::entries_by_arxiv;
+pub(crate) use crate::index::entries_by_arxiv;
 pub use import::{ImportOptions, import_snapshot};
 pub use record::parse_line;

@@ -591,3 +591,74 @@ fn similar_takes_an_arxiv_id_of_a_catalog_entry() {
         .success();
     assert_eq!(by_arxiv.ids(), by_id.ids());
 }
+
+/// Four works about quibble sharding: which venue and year each has decides
+/// the order when the query names them.
+const QUIBBLES: &str = r#"[section]
+name = "Quibbles"
+order = 1
+
+[[entry]]
+id = "quibble-fict-2022"
+kind = "paper"
+title = "Quibble Sharding for Pretend Clusters"
+url = "https://example.org/q1"
+authors = ["Ada Example"]
+venue = "FICTCONF"
+year = 2022
+tags = ["pipeline-parallelism"]
+note = "Shards quibbles."
+
+[[entry]]
+id = "quibble-fict-2021"
+kind = "paper"
+title = "Quibble Sharding for Imaginary Clusters"
+url = "https://example.org/q2"
+authors = ["Bob Placeholder"]
+venue = "FICTCONF"
+year = 2021
+tags = ["pipeline-parallelism"]
+note = "Shards quibbles."
+
+[[entry]]
+id = "quibble-other-2022"
+kind = "paper"
+title = "Quibble Sharding for Invented Clusters"
+url = "https://example.org/q3"
+authors = ["Cy Nobody"]
+venue = "MADEUPSYS"
+year = 2022
+tags = ["pipeline-parallelism"]
+note = "Shards quibbles."
+
+[[entry]]
+id = "unrelated-fict-2022"
+kind = "paper"
+title = "Wobble Scheduling"
+url = "https://example.org/q4"
+authors = ["Di Nemo"]
+venue = "FICTCONF"
+year = 2022
+tags = ["pipeline-parallelism"]
+note = "Schedules wobbles."
+"#;
+
+#[test]
+fn a_venue_and_year_typed_as_words_rank_their_works_first_and_keep_the_others() {
+    let fixture = Fixture::with_files(&[("tags.toml", common::TAGS), ("quibbles.toml", QUIBBLES)]);
+    // The work at both, then those at one of them, then a work at both
+    // that lacks the words: still shown, last.
+    let ids = search_ids(&fixture, &["fictconf 2022 quibble sharding"]);
+    assert_eq!(ids.len(), 4, "{ids:?}");
+    assert_eq!(ids[0], "quibble-fict-2022");
+    let mut middle = ids[1..3].to_vec();
+    middle.sort();
+    assert_eq!(middle, ["quibble-fict-2021", "quibble-other-2022"]);
+    assert_eq!(ids[3], "unrelated-fict-2022");
+    // Without the facets the four words rank the three quibbles alike.
+    assert_eq!(search_ids(&fixture, &["quibble sharding"]).len(), 3);
+    search(&fixture, &["--explain", "-n", "1", "FICTCONF 2022 quibble"])
+        .success()
+        .stdout_has("×3.00 venue:\"FICTCONF\"")
+        .stdout_has("×1.50 year:\"2022\"");
+}

@@ -14,7 +14,6 @@ use libfuzzer_sys::fuzz_target;
 struct Fixture {
     catalog: Catalog,
     open: OpenIndex,
-    sections: Vec<String>,
     _dir: tempfile::TempDir,
 }
 
@@ -27,8 +26,7 @@ fn fixture() -> &'static Fixture {
         let lock = index.lock_waiting(|| ()).unwrap();
         rebuild(&index, &lock, &catalog, &Cache::default(), &fingerprint([])).unwrap();
         let open = index.open().unwrap().unwrap();
-        let sections = catalog.section_names();
-        Fixture { catalog, open, sections, _dir: dir }
+        Fixture { catalog, open, _dir: dir }
     })
 }
 
@@ -44,5 +42,5 @@ fuzz_target!(|data: &[u8]| {
         3 => Some(ExplainStyle::Raw),
         _ => None,
     }, exhaustive: data.len() % 5 == 0 };
-    let _ = search(&f.open, &f.catalog.vocabulary, &f.sections, &request, Boosts::default());
+    let _ = search(&f.open, &f.catalog, &request, Boosts::default());
 });

@@ -16,7 +16,6 @@ use libfuzzer_sys::fuzz_target;
 struct Fixture {
     catalog: Catalog,
     open: OpenIndex,
-    sections: Vec<String>,
     _dir: tempfile::TempDir,
 }
 
@@ -64,8 +63,7 @@ fn fixture() -> &'static Fixture {
         let options = ImportOptions { path: lines, categories: vec![], since: None, allow_empty: false, kept: None };
         import_snapshot(&index, &catalog, &mut Cache::default(), None, || Ok(vec![]), &options, &mut std::io::sink()).unwrap();
         let open = index.open().unwrap().unwrap();
-        let sections = catalog.section_names();
-        Fixture { catalog, open, sections, _dir: dir }
+        Fixture { catalog, open, _dir: dir }
     })
 }
 
@@ -74,7 +72,7 @@ fuzz_target!(|data: &[u8]| {
     let query = String::from_utf8_lossy(data);
     let ranked = |exhaustive: bool| {
         let request = SearchRequest { query: &query, filters: vec![], limit: 10, explain: None, exhaustive };
-        search(&f.open, &f.catalog.vocabulary, &f.sections, &request, Boosts::default())
+        search(&f.open, &f.catalog, &request, Boosts::default())
             .map(|o| o.hits.into_iter().map(|h| h.record.id).collect::<Vec<_>>())
             .map_err(|e| e.to_string())
     };

@@ -130,6 +130,20 @@ impl Catalog {
         self.sections.iter().map(|s| s.name.clone()).collect()
     }
 
+    /// The venues of one word ("OSDI", "MLSys") that are not English
+    /// words, which a query's word names as a facet (see `search::facets`).
+    pub fn venue_names(&self) -> Vec<String> {
+        let mut venues: Vec<String> = self
+            .entries
+            .iter()
+            .filter_map(|e| e.venue.clone())
+            .filter(|v| !v.contains(' ') && !wordnik_list::word_exists(&v.to_lowercase()))
+            .collect();
+        venues.sort_unstable();
+        venues.dedup();
+        venues
+    }
+
     /// Sections in list order, each with its entries in file order.
     pub fn sections_with_entries(&self) -> Vec<(&Section, Vec<&Entry>)> {
         let mut sections: Vec<&Section> = self.sections.iter().collect();

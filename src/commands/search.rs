@@ -191,13 +191,7 @@ pub fn search_catalog(
     request: &SearchRequest<'_>,
 ) -> Result<SearchOutcome, Error> {
     let boosts = Boosts::load(locations.catalog_dir().ok())?;
-    search(
-        open,
-        &catalog.vocabulary,
-        &catalog.section_names(),
-        request,
-        boosts,
-    )
+    search(open, catalog, request, boosts)
 }
 
 /// The filter flags, typed; each remembers its flag for error messages.

@@ -32,8 +32,15 @@ pub struct Boosts {
     pub synonym_text: f32,
     /// An exact arXiv id or DOI.
     pub identifier: f32,
-    /// A year typed as a word ("OSDI 2023"): its works rank higher.
+    /// A year typed as a word ("OSDI 2023"): its works score this on
+    /// their own...
     pub year: f32,
+    /// ...and the words beside it score one more than this times as much
+    /// in its works.
+    pub year_scale: f32,
+    /// The same for a venue typed as a word.
+    pub venue_word: f32,
+    pub venue_scale: f32,
 }
 
 impl Default for Boosts {
@@ -52,6 +59,9 @@ impl Default for Boosts {
             synonym_text: 0.25,
             identifier: 10.0,
             year: 1.0,
+            year_scale: 0.5,
+            venue_word: 2.0,
+            venue_scale: 2.0,
         }
     }
 }

@@ -17,7 +17,7 @@ use tantivy::columnar::{Column, ColumnIndex, RowId, StrColumn};
 use tantivy::{DocId, Score, SegmentOrdinal, SegmentReader};
 
 use super::{SearchOutcome, SearchRequest, search_then};
-use crate::catalog::Vocabulary;
+use crate::catalog::Catalog;
 use crate::error::Error;
 use crate::index::OpenIndex;
 use crate::model::{Collection, Kind};
@@ -38,13 +38,11 @@ pub struct Counts {
 /// [`search`](super::search), with the counts of every match.
 pub fn search_counted(
     open: &OpenIndex,
-    vocabulary: &Vocabulary,
-    sections: &[String],
+    catalog: &Catalog,
     request: &SearchRequest<'_>,
     boosts: Boosts,
 ) -> Result<(SearchOutcome, Counts), Error> {
-    let (outcome, merged) =
-        search_then(open, vocabulary, sections, request, boosts, Some(Counter))?;
+    let (outcome, merged) = search_then(open, catalog, request, boosts, Some(Counter))?;
     Ok((outcome, counts(merged.unwrap_or_default())))
 }
 

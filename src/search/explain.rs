@@ -7,6 +7,7 @@ use tantivy::query::Query;
 use tantivy::{DocAddress, Searcher};
 
 use super::labelled::MARK;
+use super::scaled::SCALE_MARK;
 use crate::error::Error;
 
 /// How `--explain` shows a score.
@@ -59,7 +60,8 @@ fn children(node: &serde_json::Value) -> &[serde_json::Value] {
 /// The score, then each outermost labelled clause that scored.
 fn render_clauses(root: &serde_json::Value, out: &mut String) {
     let mut clauses = Vec::new();
-    collect_labelled(root, &mut clauses);
+    let mut factors = Vec::new();
+    collect_labelled(root, &mut clauses, &mut factors);
     clauses.sort_by(|a, b| b.0.total_cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
     out.push_str(&format!("{:.3} score, from:\n", value(root)));
     for (score, label) in clauses.iter().take(SHOWN) {
@@ -71,9 +73,17 @@ fn render_clauses(root: &serde_json::Value, out: &mut String) {
         let clauses = if more == 1 { "clause" } else { "clauses" };
         out.push_str(&format!("  {rest:>7.3}  {more} more {clauses}\n"));
     }
+    // The clauses' scores are before the factors of the facets typed.
+    for factor in factors {
+        out.push_str(&format!("  {factor}\n"));
+    }
 }
 
-fn collect_labelled(node: &serde_json::Value, out: &mut Vec<(f64, String)>) {
+fn collect_labelled(
+    node: &serde_json::Value,
+    out: &mut Vec<(f64, String)>,
+    factors: &mut Vec<String>,
+) {
     if value(node) <= 0.0 {
         return;
     }
@@ -81,8 +91,15 @@ fn collect_labelled(node: &serde_json::Value, out: &mut Vec<(f64, String)>) {
         out.push((value(node), label.to_string()));
         return;
     }
+    if let Some(factor) = description(node).strip_prefix(SCALE_MARK) {
+        // Each scaled clause says its factors: they are said once.
+        if !factors.iter().any(|f| f == factor) {
+            factors.push(factor.to_string());
+        }
+        return;
+    }
     for child in children(node) {
-        collect_labelled(child, out);
+        collect_labelled(child, out, factors);
     }
 }
 
@@ -93,7 +110,10 @@ fn render_tree(node: &serde_json::Value, depth: usize, out: &mut String) {
         return;
     }
     let description = description(node);
-    let description = description.strip_prefix(MARK).unwrap_or(description);
+    let description = description
+        .strip_prefix(MARK)
+        .or_else(|| description.strip_prefix(SCALE_MARK))
+        .unwrap_or(description);
     out.push_str(&format!("{}{value:.3} {description}\n", "  ".repeat(depth)));
     for child in children(node) {
         render_tree(child, depth + 1, out);

@@ -1,8 +1,10 @@
 //! Facets typed as words: "OSDI 2023" means the OSDI papers of 2023, not
 //! works that contain the number 2023. A year, or "since", "after" or
 //! "before" and a year, becomes a boost of that year's works (a filter would
-//! drop what a loose phrase like "serving 2024" still wants to see); a venue's
-//! name already matches the venue field.
+//! drop what a loose phrase like "serving 2024" still wants to see), and so
+//! does a word that names one of the catalog's venues. Compiled, a boost
+//! scores its works on its own and multiplies the scores of the words beside
+//! it (see `scaled.rs`).
 
 use super::filter::{Filter, YearRange};
 use super::query::Node;
@@ -10,34 +12,46 @@ use super::query::Node;
 /// Years a word can name: older numbers are counts ("1024 GPUs").
 const YEARS: std::ops::RangeInclusive<i64> = 1990..=2100;
 
-/// The tree with years in runs of words turned into boosts.
-pub fn recognize(tree: Node) -> Node {
+/// The tree with years, and words that name one of `venues` (case aside),
+/// in runs of words turned into boosts.
+pub fn recognize(tree: Node, venues: &[String]) -> Node {
     match tree {
-        Node::Group(children) => Node::Group(run(children)),
+        Node::Group(children) => Node::Group(run(children, venues)),
         Node::Word { .. } => {
-            let mut nodes = run(vec![tree]);
+            let mut nodes = run(vec![tree], venues);
             if nodes.len() == 1 {
                 nodes.remove(0)
             } else {
                 Node::Group(nodes)
             }
         }
-        Node::And(children) => Node::And(children.into_iter().map(recognize).collect()),
-        Node::Or(children) => Node::Or(children.into_iter().map(recognize).collect()),
-        Node::Required(inner) => Node::Required(Box::new(recognize(*inner))),
+        Node::And(children) => {
+            Node::And(children.into_iter().map(|c| recognize(c, venues)).collect())
+        }
+        Node::Or(children) => {
+            Node::Or(children.into_iter().map(|c| recognize(c, venues)).collect())
+        }
+        Node::Required(inner) => Node::Required(Box::new(recognize(*inner, venues))),
         // "-2021" excludes the word as typed; a user who wants to exclude
         // the year writes `-year:2021`.
         other => other,
     }
 }
 
-fn run(children: Vec<Node>) -> Vec<Node> {
+fn run(children: Vec<Node>, venues: &[String]) -> Vec<Node> {
     let mut out: Vec<Node> = Vec::with_capacity(children.len());
     for child in children {
         let Node::Word { text, column } = &child else {
-            out.push(recognize(child));
+            out.push(recognize(child, venues));
             continue;
         };
+        if let Some(venue) = venues.iter().find(|v| v.eq_ignore_ascii_case(text)) {
+            out.push(Node::Boost {
+                filter: Filter::Venue(venue.clone()),
+                column: *column,
+            });
+            continue;
+        }
         let Some(year) = year(text) else {
             out.push(child);
             continue;
@@ -101,12 +115,21 @@ mod tests {
     use crate::search::query;
 
     fn understood(text: &str) -> String {
-        recognize(query::parse(text).unwrap().root).to_string()
+        let venues = ["OSDI".to_string(), "MLSys".to_string()];
+        recognize(query::parse(text).unwrap().root, &venues).to_string()
+    }
+
+    #[test]
+    fn a_venue_typed_as_a_word_is_a_boost() {
+        assert_eq!(understood("osdi 2023"), "(~venue:\"OSDI\" ~year:\"2023\")");
+        assert_eq!(understood("MLSys papers"), "(~venue:\"MLSys\" papers)");
+        // A phrase is the user's own words; a venue not in the catalog is a word.
+        assert_eq!(understood("\"osdi\" SOSP"), "(\"osdi\" SOSP)");
     }
 
     #[test]
     fn a_year_typed_as_a_word_is_a_boost() {
-        assert_eq!(understood("OSDI 2023"), "(OSDI ~year:\"2023\")");
+        assert_eq!(understood("EuroSys 2023"), "(EuroSys ~year:\"2023\")");
         assert_eq!(understood("2021"), "~year:\"2021\"");
     }
 

@@ -13,6 +13,7 @@ mod listing;
 mod plan;
 pub mod query;
 mod rank;
+mod scaled;
 mod seek_union;
 mod similar;
 mod snippets;
@@ -30,7 +31,7 @@ pub use filter::{Filter, Origin, YearRange};
 pub use similar::similar;
 pub use two_phase::Ranking;
 
-use crate::catalog::Vocabulary;
+use crate::catalog::Catalog;
 use crate::error::Error;
 use crate::index::{Fields, OpenIndex};
 use crate::model::Record;
@@ -107,13 +108,12 @@ pub struct SearchOutcome {
 
 pub fn search(
     open: &OpenIndex,
-    vocabulary: &Vocabulary,
-    sections: &[String],
+    catalog: &Catalog,
     request: &SearchRequest<'_>,
     boosts: Boosts,
 ) -> Result<SearchOutcome, Error> {
     // No collector beside the ranking: any type does.
-    search_then::<tantivy::collector::Count>(open, vocabulary, sections, request, boosts, None)
+    search_then::<tantivy::collector::Count>(open, catalog, request, boosts, None)
         .map(|(outcome, _)| outcome)
 }
 
@@ -122,20 +122,22 @@ pub fn search(
 /// every match anyway, else in a pass of its own.
 fn search_then<C: tantivy::collector::Collector>(
     open: &OpenIndex,
-    vocabulary: &Vocabulary,
-    sections: &[String],
+    catalog: &Catalog,
     request: &SearchRequest<'_>,
     boosts: Boosts,
     also: Option<C>,
 ) -> Result<(SearchOutcome, Option<C::Fruit>), Error> {
     let searcher = open.reader.searcher();
     let fields = Fields::from_schema(&open.index.schema())?;
-    let synonyms = Synonyms::new(vocabulary);
+    let synonyms = Synonyms::new(&catalog.vocabulary);
+    let sections = catalog.section_names();
+    let venues = catalog.venue_names();
     let cx = Context {
         searcher: &searcher,
         fields: &fields,
         synonyms: &synonyms,
-        sections,
+        sections: &sections,
+        venues: &venues,
         boosts,
     };
     let plan = plan::plan(&cx, request)?;

@@ -22,7 +22,6 @@ pub struct App {
     cache: Cache,
     open: OpenIndex,
     boosts: Boosts,
-    sections: Vec<String>,
     /// The curator's inbox (`inbox.rs`).
     pub inbox: super::inbox::Inbox,
 }
@@ -35,13 +34,11 @@ impl App {
         boosts: Boosts,
         inbox: super::inbox::Inbox,
     ) -> App {
-        let sections = catalog.section_names();
         App {
             catalog,
             cache,
             open,
             boosts,
-            sections,
             inbox,
         }
     }
@@ -56,13 +53,7 @@ impl App {
             explain: None,
             exhaustive: false,
         };
-        let (outcome, counts) = search_counted(
-            &self.open,
-            &self.catalog.vocabulary,
-            &self.sections,
-            &request,
-            self.boosts,
-        )?;
+        let (outcome, counts) = search_counted(&self.open, &self.catalog, &request, self.boosts)?;
         let hits: Vec<Value> = outcome.hits.iter().map(render_json::hit_value).collect();
         let mut notes = outcome.notes.clone();
         notes.extend(corrections_line(&outcome.rewrites));

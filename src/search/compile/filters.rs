@@ -16,6 +16,7 @@ use crate::error::Error;
 use crate::ident;
 use crate::index::{exact_query, id_query, identifier_query, kind_query};
 use crate::search::filter::{Filter, Origin, YearRange};
+use crate::search::scaled::Factor;
 
 impl Compilation<'_> {
     pub(super) fn filter(&mut self, filter: &Filter, origin: Origin) -> Result<Q, Error> {
@@ -32,8 +33,24 @@ impl Compilation<'_> {
         }
         let query = self.selection(filter, Origin::Column(column))?;
         self.scoring = true;
-        let weight = self.cx.boosts.year;
+        let weight = match filter {
+            Filter::Venue(_) => self.cx.boosts.venue_word,
+            _ => self.cx.boosts.year,
+        };
         Ok(Some(Box::new(ConstScoreQuery::new(query, weight))))
+    }
+
+    /// A facet typed as words, as a factor of the scores beside it: the
+    /// same in every mode, so that the parts still sum to the exact score.
+    pub(super) fn factor(&mut self, filter: &Filter, column: usize) -> Result<Factor, Error> {
+        Ok(Factor {
+            label: filter.to_string(),
+            selection: self.selection(filter, Origin::Column(column))?,
+            weight: match filter {
+                Filter::Venue(_) => self.cx.boosts.venue_scale,
+                _ => self.cx.boosts.year_scale,
+            },
+        })
     }
 
     /// The documents `filter` selects.

@@ -17,6 +17,7 @@ pub use spelling::repair_spelling;
 
 use super::boosts::Boosts;
 use super::query::Node;
+use super::scaled::{Factor, Scaled};
 use super::seek_union::SeekUnion;
 use super::synonyms::Synonyms;
 use crate::error::Error;
@@ -31,6 +32,8 @@ pub struct Context<'a> {
     pub fields: &'a Fields,
     pub synonyms: &'a Synonyms<'a>,
     pub sections: &'a [String],
+    /// The catalog's venues of one word, which a query word may name.
+    pub venues: &'a [String],
     pub boosts: Boosts,
 }
 
@@ -147,6 +150,8 @@ impl Compilation<'_> {
     fn group(&mut self, children: &[Node]) -> Result<Q, Error> {
         let mut clauses: Vec<(Occur, Q)> = Vec::new();
         let mut filters: Vec<(Occur, Q)> = Vec::new();
+        let mut factors: Vec<Factor> = Vec::new();
+        let mut boosts: Vec<Q> = Vec::new();
         let mut run: Vec<&str> = Vec::new();
         for child in children {
             if let Node::Word { text, .. } = child {
@@ -163,7 +168,8 @@ impl Compilation<'_> {
                 Node::Not(inner) => clauses.push((Occur::MustNot, self.excluded(inner)?)),
                 Node::Required(inner) => clauses.push((Occur::Must, self.node(inner)?)),
                 Node::Boost { filter, column } => {
-                    clauses.extend(self.boost(filter, *column)?.map(|q| (Occur::Should, q)));
+                    boosts.extend(self.boost(filter, *column)?);
+                    factors.push(self.factor(filter, *column)?);
                 }
                 Node::Filter { .. } | Node::Title { .. } => {
                     filters.push((Occur::Must, self.node(child)?));
@@ -172,6 +178,16 @@ impl Compilation<'_> {
             }
         }
         self.words(&run, &mut clauses);
+        // A facet typed beside words multiplies their scores, not its own.
+        if !factors.is_empty() {
+            for (occur, clause) in &mut clauses {
+                if *occur != Occur::MustNot {
+                    let q = std::mem::replace(clause, Box::new(EmptyQuery));
+                    *clause = Scaled::boxed(q, factors.clone());
+                }
+            }
+        }
+        clauses.extend(boosts.into_iter().map(|q| (Occur::Should, q)));
         let (should, mut clauses): (Vec<_>, Vec<_>) =
             clauses.into_iter().partition(|(o, _)| *o == Occur::Should);
         let should: Vec<Q> = should.into_iter().map(|(_, q)| q).collect();

@@ -13,6 +13,7 @@ use crate::index::{Fields, IndexDir, OpenIndex, fingerprint, rebuild};
 use crate::locations::{builtin_file, builtin_files};
 use crate::model::metadata::Cache;
 use crate::search::boosts::Boosts;
+use crate::search::facets;
 use crate::search::query::{self, Node};
 use crate::search::synonyms::Synonyms;
 
@@ -29,6 +30,7 @@ const QUERIES: &[&str] = &[
     "deepspeed OR colossal",
     "memory efficient large model training",
     "OSDI 2023",
+    "OSDI 2022 auto parallelism",
     "serving since 2023",
 ];
 
@@ -64,11 +66,13 @@ fn with_context(f: &Fixture, check: impl FnOnce(&Context<'_>, &Searcher)) {
     let searcher = f.open.reader.searcher();
     let synonyms = Synonyms::new(&f.catalog.vocabulary);
     let sections = f.catalog.section_names();
+    let venues = f.catalog.venue_names();
     let cx = Context {
         searcher: &searcher,
         fields: &f.fields,
         synonyms: &synonyms,
         sections: &sections,
+        venues: &venues,
         boosts: Boosts::default(),
     };
     check(&cx, &searcher);
@@ -78,7 +82,7 @@ fn with_context(f: &Fixture, check: impl FnOnce(&Context<'_>, &Searcher)) {
 fn each_query(f: &Fixture, mut check: impl FnMut(&str, &Searcher, &dyn Fn(Mode) -> Compiled)) {
     with_context(f, |cx, searcher| {
         for text in QUERIES {
-            let tree: Node = query::parse(text).unwrap().root;
+            let tree: Node = facets::recognize(query::parse(text).unwrap().root, cx.venues);
             let compiled = |mode| compile(cx, &tree, mode).unwrap();
             check(text, searcher, &compiled);
         }

@@ -151,10 +151,9 @@ fn run(records: u64, seed: u64) {
     let dir = IndexDir::new(ours.join("index"));
     let open = dir.open().unwrap().unwrap();
     let (catalog_data, _) = load_dir(&catalog).unwrap();
-    let sections = catalog_data.section_names();
     let ours_query = |i: usize| {
         let request = SearchRequest { query: QUERIES[i].0, filters: vec![], limit: 10, explain: None, exhaustive: false };
-        let _ = search(&open, &catalog_data.vocabulary, &sections, &request, Boosts::default());
+        let _ = search(&open, &catalog_data, &request, Boosts::default());
     };
     // distml-search searches a large index's segments on threads of their
     // own; so does the second variant of the minimal program.

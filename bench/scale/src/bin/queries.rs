@@ -20,11 +20,10 @@ fn main() {
     let only = args.get(2).map(String::as_str).unwrap_or("");
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     let (catalog, _) = load_dir(&root.join("catalog")).expect("the shipped catalog");
-    let sections = catalog.section_names();
     let open = IndexDir::new(std::path::PathBuf::from(index)).open().expect("index").expect("an index");
     let ids = |exhaustive: bool, query: &str| -> Vec<String> {
         let request = SearchRequest { query, filters: vec![], limit: 10, explain: None, exhaustive };
-        let outcome = search(&open, &catalog.vocabulary, &sections, &request, Boosts::default()).expect("search");
+        let outcome = search(&open, &catalog, &request, Boosts::default()).expect("search");
         outcome.hits.into_iter().map(|h| h.record.id).collect()
     };
     println!("  median  exhaustive  same top 10  query");

@@ -28,6 +28,12 @@ pub struct Boosts {
     pub uses: f32,
     /// A record without curated tags that a model predicts is about it.
     pub predicted: f32,
+    /// A tag's match scores at least about its weight times this, however
+    /// broad the tag (0: as BM25 scores it; see `compile::words::tagged`).
+    pub tag_flat: f32,
+    /// A technique's name whose words the query holds, not side by side
+    /// ("node failures ... recover"): its tag's weights times this.
+    pub scattered: f32,
     /// Other names of that technique, searched in the text.
     pub synonym_text: f32,
     /// An exact arXiv id or DOI.
@@ -56,6 +62,8 @@ impl Default for Boosts {
             tag: 4.0,
             uses: 2.0,
             predicted: 1.0,
+            tag_flat: 5.0,
+            scattered: 1.0,
             synonym_text: 0.25,
             identifier: 10.0,
             year: 1.0,

@@ -6,6 +6,7 @@
 //! the tree (`spelling`).
 
 mod filters;
+mod scattered;
 mod spelling;
 mod words;
 
@@ -81,6 +82,7 @@ pub fn compile(cx: &Context<'_>, tree: &Node, mode: Mode) -> Result<Compiled, Er
         mode,
         english: analysis::english(),
         names: analysis::names(),
+        content: analysis::names_without_stop_words(),
         scoring: false,
         filtered: false,
         phrases: false,
@@ -104,6 +106,8 @@ struct Compilation<'c> {
     mode: Mode,
     english: TextAnalyzer,
     names: TextAnalyzer,
+    /// Words without the stop words (for `scattered`).
+    content: TextAnalyzer,
     scoring: bool,
     filtered: bool,
     phrases: bool,

@@ -31,6 +31,7 @@ const QUERIES: &[&str] = &[
     "memory efficient large model training",
     "OSDI 2023",
     "OSDI 2022 auto parallelism",
+    "recover quickly from node failures",
     "serving since 2023",
 ];
 

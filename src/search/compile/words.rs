@@ -40,6 +40,8 @@ impl Compilation<'_> {
     pub(super) fn words(&mut self, run: &[&str], clauses: &mut Vec<(Occur, Q)>) {
         let mut i = 0;
         let mut plain: Vec<&str> = Vec::new();
+        // Every word outside a technique's name, for names told in other words.
+        let mut loose: Vec<&str> = Vec::new();
         while i < run.len() {
             if let Some((len, tag)) = self.cx.synonyms.longest_at(run, i) {
                 let span = run[i..i + len].join(" ");
@@ -72,8 +74,10 @@ impl Compilation<'_> {
             let parts = self.text_parts(word, Quoting::Plain);
             clauses.extend(parts.into_iter().map(|q| (Occur::Should, q)));
             plain.push(word);
+            loose.push(word);
         }
         self.pairs(&plain, clauses);
+        self.scattered(&loose, clauses);
     }
 
     /// A quoted phrase: a technique's name, or words sought side by side
@@ -114,9 +118,7 @@ impl Compilation<'_> {
                 (f.uses, b.uses, "uses"),
                 (f.predicted, b.predicted, "predicted tag"),
             ] {
-                let query = Box::new(BoostQuery::new(term_query(field, &tag.id), weight));
-                let label = weight_label(&format!("{what} {}", tag.id), weight);
-                alternatives.push(Labelled::boxed(label, query));
+                alternatives.push(self.tagged(field, &tag.id, weight, what, ""));
             }
         }
         let typed = squash(span);
@@ -256,12 +258,45 @@ impl Compilation<'_> {
     }
 }
 
+impl Compilation<'_> {
+    /// The entries with `tag` in `field`, scoring at least about `weight`
+    /// times `Boosts::tag_flat` however many entries have it. BM25 scores a
+    /// tag on a third of the catalog a fifth of one on a few entries, and a
+    /// technique's broadest tag is the one its own works carry: "inter-layer
+    /// model parallelism" ranked works that merely say "model parallelism"
+    /// above GPipe. So a broad tag's weight is raised by its idf's shortfall
+    /// (a term query still, which tantivy prunes).
+    pub(super) fn tagged(
+        &self,
+        field: Field,
+        tag: &str,
+        weight: f32,
+        what: &str,
+        aside: &str,
+    ) -> Q {
+        let term = Term::from_field_text(field, tag);
+        let scale = self.cx.boosts.tag_flat;
+        let weight = match self.cx.searcher.doc_freq(&term) {
+            Ok(n) if n > 0 && scale > 0.0 => {
+                let total = self.cx.searcher.num_docs() as f32;
+                let n = n as f32;
+                let idf = (1.0 + (total - n + 0.5) / (n + 0.5)).ln();
+                weight * (scale / idf.max(0.1)).max(1.0)
+            }
+            _ => weight,
+        };
+        let query = Box::new(BoostQuery::new(term_query(field, tag), weight));
+        Labelled::boxed(weight_label(&format!("{what} {tag}{aside}"), weight), query)
+    }
+}
+
 /// What a clause matched, and its weight when it is not 1.
 fn weight_label(what: &str, weight: f32) -> String {
     if weight == 1.0 {
         what.to_string()
     } else {
-        format!("{what} ×{weight}")
+        // Two decimals say it; a raised tag's weight has more.
+        format!("{what} ×{}", (weight * 100.0).round() / 100.0)
     }
 }
 
@@ -281,7 +316,7 @@ fn identifier_queries(f: &Fields, text: &str, weight: f32) -> Option<Q> {
     )))
 }
 
-fn term_query(field: Field, text: &str) -> Q {
+pub(super) fn term_query(field: Field, text: &str) -> Q {
     Box::new(TermQuery::new(
         Term::from_field_text(field, text),
         IndexRecordOption::WithFreqs,

@@ -1,0 +1,92 @@
+//! Technique names told in other words: "recover quickly from node failures"
+//! holds every word of "failure recovery" but not side by side, as a need
+//! described in a sentence does. Such a name found scattered among the words
+//! of a run counts as weaker evidence of its technique than the name typed
+//! as it is: the entries tagged with it score, at a fraction of a tag's
+//! weight (`Boosts::scattered`); its other names are not sought.
+
+use std::collections::HashSet;
+
+use tantivy::query::Occur;
+
+use super::{Compilation, Mode, Q};
+use crate::catalog::Tag;
+use crate::index::analysis;
+
+/// A name needs this many content words to be found scattered: one word
+/// alone is found as typed.
+const MIN_WORDS: usize = 2;
+/// Stems this long or longer also match a stem they begin: the stemmer
+/// cuts "recover" to "recov" but "recovery" to "recoveri".
+const MIN_PREFIX: usize = 4;
+
+impl Compilation<'_> {
+    /// Tags whose name has all its content words among `words` (by stem,
+    /// in any order), other than the tags already named in the query.
+    pub(super) fn scattered(&mut self, words: &[&str], clauses: &mut Vec<(Occur, Q)>) {
+        if self.mode == Mode::Phrases || words.len() < MIN_WORDS {
+            return;
+        }
+        let typed: Vec<String> = words.iter().flat_map(|w| self.content_stems(w)).collect();
+        let named: HashSet<String> = self.expansions.iter().map(|e| e.tag.clone()).collect();
+        let vocabulary = self.cx.synonyms.vocabulary();
+        for tag in &vocabulary.tags {
+            if named.contains(&tag.id) {
+                continue;
+            }
+            let Some(name) = tag.names().find(|name| {
+                let needed = self.content_stems(name);
+                needed.len() >= MIN_WORDS
+                    && needed.iter().all(|n| typed.iter().any(|t| same_word(t, n)))
+            }) else {
+                continue;
+            };
+            let found = self.scattered_clauses(tag, name);
+            clauses.extend(found.into_iter().map(|q| (Occur::Should, q)));
+        }
+    }
+
+    /// The stems of `text`'s words that are not stop words.
+    fn content_stems(&mut self, text: &str) -> Vec<String> {
+        text.split(|c: char| c.is_whitespace() || c == '-' || c == '/')
+            .filter(|word| !analysis::terms(&mut self.content, word).is_empty())
+            .flat_map(|word| analysis::terms(&mut self.english, word))
+            .collect()
+    }
+
+    fn scattered_clauses(&mut self, tag: &Tag, name: &str) -> Vec<Q> {
+        self.scoring = true;
+        let (f, b) = (self.cx.fields, self.cx.boosts);
+        [
+            (f.tags, b.tag, "tagged"),
+            (f.uses, b.uses, "uses"),
+            (f.predicted, b.predicted, "predicted tag"),
+        ]
+        .into_iter()
+        .map(|(field, weight, what)| {
+            let aside = format!(" (\"{name}\" in other words)");
+            self.tagged(field, &tag.id, weight * b.scattered, what, &aside)
+        })
+        .collect()
+    }
+}
+
+/// Whether two stems are of one word: equal, or one begins the other and is
+/// at least [`MIN_PREFIX`] long.
+fn same_word(a: &str, b: &str) -> bool {
+    let (short, long) = if a.len() <= b.len() { (a, b) } else { (b, a) };
+    short == long || (short.len() >= MIN_PREFIX && long.starts_with(short))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::same_word;
+
+    #[test]
+    fn stems_of_one_word_are_one_word() {
+        assert!(same_word("recov", "recoveri"));
+        assert!(same_word("failur", "failur"));
+        assert!(!same_word("gpu", "gpus"));
+        assert!(!same_word("model", "modem"));
+    }
+}

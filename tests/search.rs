@@ -684,3 +684,40 @@ fn a_technique_told_in_other_words_finds_its_tagged_works() {
         hits[0]["explanation"]
     );
 }
+
+#[test]
+fn a_query_that_is_a_works_name_finds_that_work_first() {
+    let files = r#"[section]
+name = "Frobnication"
+order = 1
+
+[[entry]]
+id = "frobnicator-moe-2023"
+kind = "paper"
+title = "Frobnicator-MoE: Frobnicator Experts for Frobnicator Training"
+url = "https://example.org/f1"
+authors = ["Ada Example"]
+venue = "FICTCONF"
+year = 2023
+tags = ["mixture-of-experts"]
+note = "Frobnicator, with experts, as Frobnicator does."
+
+[[entry]]
+id = "frobnicator"
+kind = "project"
+title = "Frobnicator: A Library"
+url = "https://example.org/f2"
+tags = ["pipeline-parallelism"]
+note = "A library."
+"#;
+    let fixture = Fixture::with_files(&[("tags.toml", common::TAGS), ("frob.toml", files)]);
+    assert_eq!(
+        search_ids(&fixture, &["Frobnicator"]),
+        ["frobnicator", "frobnicator-moe-2023"]
+    );
+    // Its name is its title before the colon, not any title holding it.
+    assert_eq!(
+        search_ids(&fixture, &["frobnicator", "moe"])[0],
+        "frobnicator-moe-2023"
+    );
+}

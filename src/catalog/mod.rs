@@ -130,6 +130,25 @@ impl Catalog {
         self.sections.iter().map(|s| s.name.clone()).collect()
     }
 
+    /// Each entry's name, squashed (see [`squash`]): its title before a
+    /// colon ("Alpa" of "Alpa: Automating..."), or a title of up to three
+    /// words whole ("Megatron-LM"), with the entry's id. A query that is
+    /// a work's name is looking for that work.
+    pub fn work_names(&self) -> Vec<(String, String)> {
+        self.entries
+            .iter()
+            .filter_map(|e| {
+                let name = match e.title.split_once(':') {
+                    Some((name, _)) => name,
+                    None if e.title.split_whitespace().count() <= 3 => &e.title,
+                    None => return None,
+                };
+                let name = squash(name);
+                (!name.is_empty()).then(|| (name, e.id.clone()))
+            })
+            .collect()
+    }
+
     /// The venues of one word ("OSDI", "MLSys") that are not English
     /// words, which a query's word names as a facet (see `search::facets`).
     pub fn venue_names(&self) -> Vec<String> {

@@ -36,6 +36,8 @@ pub struct Boosts {
     pub scattered: f32,
     /// Other names of that technique, searched in the text.
     pub synonym_text: f32,
+    /// A query that is a catalog work's name ("DeepSpeed").
+    pub work_name: f32,
     /// An exact arXiv id or DOI.
     pub identifier: f32,
     /// A year typed as a word ("OSDI 2023"): its works score this on
@@ -65,6 +67,7 @@ impl Default for Boosts {
             tag_flat: 5.0,
             scattered: 1.0,
             synonym_text: 0.25,
+            work_name: 5.0,
             identifier: 10.0,
             year: 1.0,
             year_scale: 0.5,

@@ -132,12 +132,14 @@ fn search_then<C: tantivy::collector::Collector>(
     let synonyms = Synonyms::new(&catalog.vocabulary);
     let sections = catalog.section_names();
     let venues = catalog.venue_names();
+    let work_names = catalog.work_names();
     let cx = Context {
         searcher: &searcher,
         fields: &fields,
         synonyms: &synonyms,
         sections: &sections,
         venues: &venues,
+        work_names: &work_names,
         boosts,
     };
     let plan = plan::plan(&cx, request)?;

@@ -35,6 +35,8 @@ pub struct Context<'a> {
     pub sections: &'a [String],
     /// The catalog's venues of one word, which a query word may name.
     pub venues: &'a [String],
+    /// Catalog entries by name (see `Catalog::work_names`).
+    pub work_names: &'a [(String, String)],
     pub boosts: Boosts,
 }
 

@@ -32,6 +32,7 @@ const QUERIES: &[&str] = &[
     "OSDI 2023",
     "OSDI 2022 auto parallelism",
     "recover quickly from node failures",
+    "DeepSpeed",
     "serving since 2023",
 ];
 
@@ -68,12 +69,14 @@ fn with_context(f: &Fixture, check: impl FnOnce(&Context<'_>, &Searcher)) {
     let synonyms = Synonyms::new(&f.catalog.vocabulary);
     let sections = f.catalog.section_names();
     let venues = f.catalog.venue_names();
+    let work_names = f.catalog.work_names();
     let cx = Context {
         searcher: &searcher,
         fields: &f.fields,
         synonyms: &synonyms,
         sections: &sections,
         venues: &venues,
+        work_names: &work_names,
         boosts: Boosts::default(),
     };
     check(&cx, &searcher);

@@ -13,11 +13,13 @@ use super::{Compilation, Expansion, Mode, Q};
 use crate::catalog::{Tag, squash};
 use crate::ident;
 use crate::index::analysis::{self, terms_with_positions};
-use crate::index::{Fields, identifier_query};
+use crate::index::{Fields, id_query, identifier_query};
 use crate::search::labelled::Labelled;
 
 /// About what BM25 gives a word found in one document of a thousand.
 const IDENTIFIER_SCORE: f32 = 7.0;
+/// A work's name is this many words at most ("Mesh TensorFlow").
+const MAX_NAME_WORDS: usize = 4;
 
 /// Which analyzer a field's text goes through.
 #[derive(Clone, Copy)]
@@ -38,6 +40,7 @@ impl Compilation<'_> {
     /// names first, then each remaining word, plus each adjacent pair
     /// written together.
     pub(super) fn words(&mut self, run: &[&str], clauses: &mut Vec<(Occur, Q)>) {
+        self.work_name(run, clauses);
         let mut i = 0;
         let mut plain: Vec<&str> = Vec::new();
         // Every word outside a technique's name, for names told in other words.
@@ -287,6 +290,25 @@ impl Compilation<'_> {
         };
         let query = Box::new(BoostQuery::new(term_query(field, tag), weight));
         Labelled::boxed(weight_label(&format!("{what} {tag}{aside}"), weight), query)
+    }
+}
+
+impl Compilation<'_> {
+    /// The works whose name the run of words is ("DeepSpeed", "colossal
+    /// ai"): they score as an exact identifier does, above works that only
+    /// have the name in their titles ("DeepSpeed-MoE: ...").
+    fn work_name(&mut self, run: &[&str], clauses: &mut Vec<(Occur, Q)>) {
+        if self.mode == Mode::Phrases || run.is_empty() || run.len() > MAX_NAME_WORDS {
+            return;
+        }
+        let typed = squash(&run.join(" "));
+        let weight = self.cx.boosts.work_name * IDENTIFIER_SCORE;
+        for (_, id) in self.cx.work_names.iter().filter(|(name, _)| *name == typed) {
+            let query = Box::new(ConstScoreQuery::new(id_query(self.cx.fields, id), weight));
+            let label = format!("the name of {id}");
+            clauses.push((Occur::Should, Labelled::boxed(label, query)));
+            self.scoring = true;
+        }
     }
 }
 

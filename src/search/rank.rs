@@ -81,7 +81,10 @@ fn top_docs_and<C: Collector>(
         return Ok((rescored(cx, plan, top)?, Ranking::Exhaustive, fruit));
     }
     let fruit = match also {
-        Some(also) => Some(cx.searcher.search(exact, &also)?),
+        Some(also) => {
+            let matching = plan.matching.as_ref().map_or(exact, |m| &*m.query);
+            Some(cx.searcher.search(matching, &also)?)
+        }
         None => None,
     };
     let (top, ranking) = top_docs(cx, plan, exhaustive, n)?;

@@ -6,6 +6,7 @@
 //! the tree (`spelling`).
 
 mod filters;
+mod implied;
 mod spelling;
 mod words;
 
@@ -48,6 +49,9 @@ pub enum Mode {
     /// Scores exactly, as `Exhaustive`, but cheap to seek: for ranking a few
     /// candidates.
     Rank,
+    /// Matches what `Exhaustive` does, unscored, with fewer phrases: for
+    /// counting every match (see `implied`).
+    Matching,
 }
 
 /// A technique found in the query: the words, its tag, and the other names
@@ -174,7 +178,10 @@ impl Compilation<'_> {
         self.words(&run, &mut clauses);
         let (should, mut clauses): (Vec<_>, Vec<_>) =
             clauses.into_iter().partition(|(o, _)| *o == Occur::Should);
-        let should: Vec<Q> = should.into_iter().map(|(_, q)| q).collect();
+        let mut should: Vec<Q> = should.into_iter().map(|(_, q)| q).collect();
+        if self.mode == Mode::Matching {
+            implied::drop_implied_phrases(&mut should);
+        }
         if filters.is_empty() && self.mode != Mode::Rank {
             // Side by side, where tantivy can prune them.
             clauses.extend(should.into_iter().map(|q| (Occur::Should, q)));
@@ -198,7 +205,7 @@ impl Compilation<'_> {
     fn excluded(&mut self, inner: &Node) -> Result<Q, Error> {
         match self.mode {
             Mode::Terms | Mode::Phrases => Ok(compile(self.cx, inner, Mode::Exhaustive)?.query),
-            Mode::Exhaustive | Mode::Rank => self.node(inner),
+            Mode::Exhaustive | Mode::Rank | Mode::Matching => self.node(inner),
         }
     }
 

@@ -204,17 +204,31 @@ impl SegmentCounter {
         let Way::AllBut { next, .. } = &mut self.way else {
             return;
         };
-        for &doc in docs {
-            let alive = |d: &DocId| self.alive.as_ref().is_none_or(|a| a.is_alive(*d));
-            self.gaps.extend((*next..doc).filter(alive));
-            *next = doc.saturating_add(1).max(*next);
-            if self.gaps.len() >= GAPS_BLOCK {
-                let gaps = std::mem::take(&mut self.gaps);
-                (self.columns).count_block(&gaps, -1, &mut self.tally, &mut self.scratch);
-                self.gaps = gaps;
-                self.gaps.clear();
-            }
+        let (Some(&first), Some(&last)) = (docs.first(), docs.last()) else {
+            return;
+        };
+        // Most blocks of a broad query's matches leave no document out.
+        if first == *next && (last - first) as usize + 1 == docs.len() {
+            *next = last.saturating_add(1);
+            return;
         }
+        let mut doc = *next;
+        for &matched in docs {
+            while doc < matched {
+                if self.alive.as_ref().is_none_or(|a| a.is_alive(doc)) {
+                    self.gaps.push(doc);
+                    if self.gaps.len() == GAPS_BLOCK {
+                        let gaps = std::mem::take(&mut self.gaps);
+                        (self.columns).count_block(&gaps, -1, &mut self.tally, &mut self.scratch);
+                        self.gaps = gaps;
+                        self.gaps.clear();
+                    }
+                }
+                doc += 1;
+            }
+            doc = doc.max(matched.saturating_add(1));
+        }
+        *next = doc;
     }
 
     fn fruit(mut self) -> io::Result<SegmentFruit> {

@@ -169,6 +169,13 @@ where
     T: PartialOrd + Copy + Default + std::fmt::Debug + Send + Sync + 'static,
 {
     out.clear();
+    if matches!(column.index, ColumnIndex::Full) {
+        // A value for every document, its row the document: read each,
+        // never a range of which only some are asked for.
+        out.resize(docs.len(), T::default());
+        column.values.get_vals(docs, out);
+        return 0;
+    }
     let multivalued = matches!(column.index, ColumnIndex::Multivalued(_));
     if let (Some(&first), Some(&last), false) = (docs.first(), docs.last(), multivalued) {
         // A broad query's matches lie close together: when every document

@@ -5,17 +5,25 @@
 #
 # DISTML_BIN names another build to measure (say, a copy of the previous
 # commit's, to compare); without it the sources at hand are built.
+# DISTML_CORPUS names an existing snapshot to import instead of
+# bench/scale's corpus of RECORDS (target/scale/corpus-RECORDS-42.jsonl,
+# generated with seed 42, the scale harness's, when missing).
+# DISTML_INDEX names an index already built (by `index --offline` and
+# `import`): it is served as it is, neither built nor removed, so that
+# several builds can be timed on one index, one run after another.
 #
 # Indexes the shipped catalog (and, given RECORDS, that many synthetic arXiv
-# records from bench/scale's generator, imported beside it), starts
-# `distml-search serve --port 0` on that index, and times, alternating
-# round by round over the scale harness's 20 queries:
+# records, imported beside it), starts `distml-search serve --port 0` on
+# that index, and times, alternating round by round over the scale
+# harness's 20 queries:
 #   - GET /api/search?q=QUERY&limit=10 on a kept-alive connection: the
 #     server's search, facet counts of every match and JSON;
 #   - distml-search search --json -n 10 QUERY: the CLI, a process each, the
 #     index already built and in the page cache (warm).
-# Reports p50 and p99 of each over every request, and the server's start
-# (opening the index).
+# Reports p50 and p99 of each over every request, over the plain queries
+# and over the quoted ones apart (a quoted phrase is matched in every
+# abstract, so its ranking cannot prune), each query's median and slowest,
+# and the server's start (opening the index).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 records=${1:-0}
@@ -33,19 +41,26 @@ cleanup() {
 }
 trap cleanup EXIT
 
-"$bin" --index "$work/index" index --offline >/dev/null
-if [ "$records" -gt 0 ]; then
-  corpus=target/scale/corpus-$records.jsonl
-  if [ ! -f "$corpus" ]; then
-    mkdir -p target/scale
-    cargo run --release --quiet --manifest-path bench/scale/Cargo.toml --bin generate -- "$records" >"$corpus.partial"
-    mv "$corpus.partial" "$corpus"
+if [ -n "${DISTML_INDEX:-}" ]; then
+  index=$DISTML_INDEX
+  [ -d "$index" ] || { echo "DISTML_INDEX=$index: no such index" >&2; exit 2; }
+else
+  index=$work/index
+  "$bin" --index "$index" index --offline >/dev/null
+  if [ "$records" -gt 0 ]; then
+    corpus=${DISTML_CORPUS:-target/scale/corpus-$records-42.jsonl}
+    if [ ! -f "$corpus" ]; then
+      [ -z "${DISTML_CORPUS:-}" ] || { echo "DISTML_CORPUS=$corpus: no such file" >&2; exit 2; }
+      mkdir -p target/scale
+      cargo run --release --quiet --manifest-path bench/scale/Cargo.toml --bin generate -- "$records" 42 >"$corpus.partial"
+      mv "$corpus.partial" "$corpus"
+    fi
+    "$bin" --index "$index" import --arxiv-snapshot "$corpus" >/dev/null
   fi
-  "$bin" --index "$work/index" import --arxiv-snapshot "$corpus" >/dev/null
 fi
 
 started=$(date +%s.%N)
-"$bin" --index "$work/index" serve --port 0 >"$work/serve.out" 2>"$work/serve.err" &
+"$bin" --index "$index" serve --port 0 >"$work/serve.out" 2>"$work/serve.err" &
 server=$!
 until [ -s "$work/serve.out" ]; do
   kill -0 "$server" 2>/dev/null || { cat "$work/serve.err"; exit 1; }
@@ -54,8 +69,8 @@ done
 ready=$(date +%s.%N)
 base=$(sed -n 's/^listening on //p' "$work/serve.out")
 
-python3 - "$bin" "$work/index" "$base" "$rounds" "$records" "$started" "$ready" <<'PY'
-import http.client, subprocess, sys, time, urllib.parse
+python3 - "$bin" "$index" "$base" "$rounds" "$records" "$started" "$ready" <<'PY'
+import http.client, statistics, subprocess, sys, time, urllib.parse
 
 bin, index, base, rounds, records, started, ready = sys.argv[1:8]
 rounds = int(rounds)
@@ -88,21 +103,35 @@ def cli(query):
 
 for q in queries:  # warm both: the page cache, the server's first touches
     api(q); cli(q)
-times = {"api": [], "cli": []}
+times = {(way, q): [] for way in ("api", "cli") for q in queries}
 for _ in range(rounds):
     for q in queries:
-        times["api"].append(api(q))
-        times["cli"].append(cli(q))
+        times["api", q].append(api(q))
+        times["cli", q].append(cli(q))
 
 def pct(values, p):
     values = sorted(values)
     return values[min(len(values) - 1, int(len(values) * p))] * 1000
 
+def over(way, chosen):
+    return [t for q in chosen for t in times[way, q]]
+
+quoted = [q for q in queries if q.startswith('"')]
+plain = [q for q in queries if q not in quoted]
 size = f"the catalog and {int(records):,} synthetic records" if int(records) else "the shipped catalog"
 print(f"{size}: {len(queries)} queries x {rounds} rounds, alternating")
 print(f"  {'':52} {'p50 ms':>8} {'p99 ms':>8}")
 for name, label in [("api", "GET /api/search (kept-alive HTTP, with facet counts)"),
                     ("cli", "distml-search search --json (a process each, warm)")]:
-    print(f"  {label:52} {pct(times[name], .5):8.2f} {pct(times[name], .99):8.2f}")
+    for which, chosen in [("all", queries), (f"{len(plain)} plain", plain),
+                          (f"{len(quoted)} quoted", quoted)]:
+        values = over(name, chosen)
+        print(f"  {label if which == 'all' else '  ' + which:52} "
+              f"{pct(values, .5):8.2f} {pct(values, .99):8.2f}")
 print(f"  server start (index opened, listening): {(float(ready) - float(started)) * 1000:.0f} ms")
+print(f"  each query, ms: {'API median':>10} {'API max':>8} {'CLI median':>10}")
+for q in queries:
+    a, c = times["api", q], times["cli", q]
+    print(f"    {q:32} {statistics.median(a) * 1000:10.2f} {max(a) * 1000:8.2f} "
+          f"{statistics.median(c) * 1000:10.2f}")
 PY

@@ -142,7 +142,7 @@ fn search_then<C: tantivy::collector::Collector>(
         work_names: &work_names,
         boosts,
     };
-    let plan = plan::plan(&cx, request)?;
+    let plan = plan::plan(&cx, request, also.is_some())?;
     let (ranked, extra) = rank::rank(&cx, &plan, request, also)?;
     let (more, ranking) = (ranked.more, ranked.ranking);
     let hits = hits::build(&cx, &plan, ranked, request)?;

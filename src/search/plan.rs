@@ -21,6 +21,9 @@ pub struct Plan {
     pub exact: Compiled,
     /// The query compiled for ranking in two phases, when that applies.
     pub parts: Option<Parts>,
+    /// The query compiled to count its matches, when they are counted and
+    /// it holds phrases (see `compile::implied`); else `exact` counts.
+    pub matching: Option<Compiled>,
     pub rewrites: Rewrites,
 }
 
@@ -32,7 +35,8 @@ pub struct Parts {
     pub rank: Compiled,
 }
 
-pub fn plan(cx: &Context<'_>, request: &SearchRequest<'_>) -> Result<Plan, Error> {
+/// `counted`: whether every match will be counted.
+pub fn plan(cx: &Context<'_>, request: &SearchRequest<'_>, counted: bool) -> Result<Plan, Error> {
     let (root, notes) = understand(request)?;
     only_common_words(&root)?;
     let root = facets::recognize(root, cx.venues);
@@ -58,6 +62,11 @@ pub fn plan(cx: &Context<'_>, request: &SearchRequest<'_>) -> Result<Plan, Error
     } else {
         None
     };
+    let matching = if counted && exact.phrases {
+        Some(compile(cx, &repaired, Mode::Matching)?)
+    } else {
+        None
+    };
     let rewrites = Rewrites {
         // What compiling found is for the user, not for ranking.
         expansions: std::mem::take(&mut exact.expansions),
@@ -69,6 +78,7 @@ pub fn plan(cx: &Context<'_>, request: &SearchRequest<'_>) -> Result<Plan, Error
         notes,
         exact,
         parts,
+        matching,
         rewrites,
     })
 }

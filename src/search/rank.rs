@@ -80,12 +80,25 @@ fn top_docs_and<C: Collector>(
         let (top, fruit) = cx.searcher.search(exact, &collector)?;
         return Ok((rescored(cx, plan, top)?, Ranking::Exhaustive, fruit));
     }
-    let fruit = match also {
-        Some(also) => Some(cx.searcher.search(exact, &also)?),
-        None => None,
+    let Some(also) = also else {
+        let (top, ranking) = top_docs(cx, plan, exhaustive, n)?;
+        return Ok((top, ranking, None));
     };
-    let (top, ranking) = top_docs(cx, plan, exhaustive, n)?;
-    Ok((top, ranking, fruit))
+    // Two passes, side by side: the ranking's several short searches (see
+    // `two_phase`) leave the search threads idle between them, which the
+    // counting pass fills.
+    let matching = plan.matching.as_ref().map_or(exact, |m| &*m.query);
+    let searcher = cx.searcher;
+    let (ranked, fruit) = std::thread::scope(|scope| {
+        let counting = scope.spawn(move || searcher.search(matching, &also));
+        let ranked = top_docs(cx, plan, exhaustive, n);
+        let fruit = counting
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        (ranked, fruit)
+    });
+    let (top, ranking) = ranked?;
+    Ok((top, ranking, Some(fruit?)))
 }
 
 /// The best `n` documents and how they were found.

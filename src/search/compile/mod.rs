@@ -6,6 +6,7 @@
 //! the tree (`spelling`).
 
 mod filters;
+mod implied;
 mod scattered;
 mod spelling;
 mod words;
@@ -54,6 +55,9 @@ pub enum Mode {
     /// Scores exactly, as `Exhaustive`, but cheap to seek: for ranking a few
     /// candidates.
     Rank,
+    /// Matches what `Exhaustive` does, unscored, with fewer phrases: for
+    /// counting every match (see `implied`).
+    Matching,
 }
 
 /// A technique found in the query: the words, its tag, and the other names
@@ -184,8 +188,9 @@ impl Compilation<'_> {
             }
         }
         self.words(&run, &mut clauses);
-        // A facet typed beside words multiplies their scores, not its own.
-        if !factors.is_empty() {
+        // A facet typed beside words multiplies their scores, not its own
+        // (counting matches needs no scores).
+        if !factors.is_empty() && self.mode != Mode::Matching {
             for (occur, clause) in &mut clauses {
                 if *occur != Occur::MustNot {
                     let q = std::mem::replace(clause, Box::new(EmptyQuery));
@@ -196,7 +201,10 @@ impl Compilation<'_> {
         clauses.extend(boosts.into_iter().map(|q| (Occur::Should, q)));
         let (should, mut clauses): (Vec<_>, Vec<_>) =
             clauses.into_iter().partition(|(o, _)| *o == Occur::Should);
-        let should: Vec<Q> = should.into_iter().map(|(_, q)| q).collect();
+        let mut should: Vec<Q> = should.into_iter().map(|(_, q)| q).collect();
+        if self.mode == Mode::Matching {
+            implied::drop_implied_phrases(&mut should);
+        }
         if filters.is_empty() && self.mode != Mode::Rank {
             // Side by side, where tantivy can prune them.
             clauses.extend(should.into_iter().map(|q| (Occur::Should, q)));
@@ -220,7 +228,7 @@ impl Compilation<'_> {
     fn excluded(&mut self, inner: &Node) -> Result<Q, Error> {
         match self.mode {
             Mode::Terms | Mode::Phrases => Ok(compile(self.cx, inner, Mode::Exhaustive)?.query),
-            Mode::Exhaustive | Mode::Rank => self.node(inner),
+            Mode::Exhaustive | Mode::Rank | Mode::Matching => self.node(inner),
         }
     }
 

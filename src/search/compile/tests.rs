@@ -148,6 +148,25 @@ fn the_seeking_form_scores_as_the_exact_query() {
 }
 
 #[test]
+fn the_matching_form_matches_what_the_exact_query_does_with_fewer_phrases() {
+    let mut fewer = 0;
+    each_query(&fixture(), |text, searcher, compiled| {
+        let exact = compiled(Mode::Exhaustive).query;
+        let matching = compiled(Mode::Matching).query;
+        let mut expected: Vec<DocAddress> = scores(searcher, &*exact).into_keys().collect();
+        let mut found: Vec<DocAddress> = scores(searcher, &*matching).into_keys().collect();
+        expected.sort();
+        found.sort();
+        assert_eq!(found, expected, "{text}");
+        let phrases = |q: &dyn Query| format!("{q:?}").matches("PhraseQuery").count();
+        assert!(phrases(&*matching) <= phrases(&*exact), "{text}");
+        fewer += usize::from(phrases(&*matching) < phrases(&*exact));
+    });
+    // "pipeline bubble" in titles holds "pipeline", sought in titles too.
+    assert!(fewer > 0);
+}
+
+#[test]
 fn the_terms_part_holds_no_phrase_and_the_phrases_part_no_term() {
     each_query(&fixture(), |text, _, compiled| {
         // (What a query excludes, each part excludes whole.)
@@ -164,7 +183,13 @@ fn the_terms_part_holds_no_phrase_and_the_phrases_part_no_term() {
 #[test]
 fn compiling_is_a_function_of_the_tree_and_the_mode() {
     each_query(&fixture(), |text, _, compiled| {
-        for mode in [Mode::Exhaustive, Mode::Terms, Mode::Phrases, Mode::Rank] {
+        for mode in [
+            Mode::Exhaustive,
+            Mode::Terms,
+            Mode::Phrases,
+            Mode::Rank,
+            Mode::Matching,
+        ] {
             let (a, b) = (compiled(mode), compiled(mode));
             assert_eq!(format!("{:?}", a.query), format!("{:?}", b.query), "{text}");
             assert_eq!(a.expansions, b.expansions, "{text}");

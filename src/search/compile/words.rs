@@ -244,6 +244,10 @@ impl Compilation<'_> {
             Mode::Phrases if !phrase => return Vec::new(),
             _ => self.phrases |= phrase,
         }
+        if self.mode == Mode::Matching {
+            // Bare, unscored: for `implied` to read its terms.
+            return query_of_terms(field, terms).into_iter().collect();
+        }
         let label = {
             let words: Vec<&str> = terms.iter().map(|(_, t)| t.as_str()).collect();
             let name = self.cx.searcher.schema().get_field_name(field);

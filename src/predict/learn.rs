@@ -189,7 +189,7 @@ impl Model {
 
     /// Sublinear term frequency times idf, normalized to unit length.
     fn tf_idf<'a>(&'a self, text: &'a Analyzed) -> impl Iterator<Item = (u32, f32)> + 'a {
-        let weight = |&(id, count): &(u32, f32)| (1.0 + count.ln()) * self.idf[id as usize];
+        let weight = |&(id, count): &(u32, f32)| sublinear(count) * self.idf[id as usize];
         let norm = text
             .counts
             .iter()
@@ -233,6 +233,12 @@ impl Model {
             })
             .collect()
     }
+}
+
+/// 1 + ln(count). Most terms come once, and ln(1) is 0: no logarithm for
+/// them.
+fn sublinear(count: f32) -> f32 {
+    if count == 1.0 { 1.0 } else { 1.0 + count.ln() }
 }
 
 /// Each tag of the vocabulary as one more example of it: its label,

@@ -127,6 +127,12 @@ fn text_parts(record: &Record) -> impl Iterator<Item = &str> {
     .filter(|p| !p.is_empty())
 }
 
+thread_local! {
+    /// What the last text was made of: its buffers serve the next one (an
+    /// import predicts for a million records).
+    static ANALYZED: std::cell::RefCell<text::Analyzed> = std::cell::RefCell::default();
+}
+
 /// A trained model and the tags it predicts.
 #[derive(Debug, Clone)]
 pub struct Predictor {
@@ -165,17 +171,19 @@ impl Predictor {
     /// The probability of every tag (by slot) for a text of `parts`; `None`
     /// for a tag the model cannot predict.
     fn probabilities<'a>(&self, parts: impl IntoIterator<Item = &'a str>) -> Vec<Option<f32>> {
-        let analyzed = self.model.table.analyze(parts);
-        match self.method {
-            Method::Vocabulary => {
-                let mut found = vec![None; self.tags.len()];
-                for &slot in &analyzed.named {
-                    found[slot] = Some(1.0);
+        ANALYZED.with_borrow_mut(|analyzed| {
+            self.model.table.analyze_into(parts, analyzed);
+            match self.method {
+                Method::Vocabulary => {
+                    let mut found = vec![None; self.tags.len()];
+                    for &slot in &analyzed.named {
+                        found[slot] = Some(1.0);
+                    }
+                    found
                 }
-                found
+                Method::Words | Method::Combined => self.model.probabilities(analyzed),
             }
-            Method::Words | Method::Combined => self.model.probabilities(&analyzed),
-        }
+        })
     }
 
     /// The tags predicted for `record`, most confident first (ties by id);

@@ -18,8 +18,102 @@ const LONGEST_WORD: usize = crate::index::analysis::LONGEST_WORD;
 /// Most words each thread remembers the id of (names and numbers are many).
 const REMEMBERED_WORDS: usize = 1 << 18;
 
-/// ASCII words, lower-cased, to their term ids.
-type WordIds = FxHashMap<Box<[u8]>, u32>;
+/// ASCII words, lower-cased, to their term ids: those of up to 16 bytes
+/// (nearly all) packed into one integer, which hashes and compares in a
+/// step, the longer ones as bytes.
+#[derive(Default)]
+struct WordIds {
+    short: FxHashMap<u128, u32>,
+    long: FxHashMap<Box<[u8]>, u32>,
+}
+
+/// The longest word packed into a `u128` key.
+const PACKED_BYTES: usize = 16;
+
+impl WordIds {
+    fn clear(&mut self) {
+        self.short.clear();
+        self.long.clear();
+    }
+
+    fn len(&self) -> usize {
+        self.short.len() + self.long.len()
+    }
+
+    /// The id of `word` (lower-cased), or the id `find` gives it, then
+    /// remembered while there is room.
+    fn get_or_find(&mut self, word: &Word, find: impl FnOnce() -> u32) -> u32 {
+        if let Some(id) = match word.packed() {
+            Some(key) => self.short.get(&key),
+            None => self.long.get(word.bytes()),
+        } {
+            return *id;
+        }
+        let id = find();
+        if self.len() < REMEMBERED_WORDS {
+            match word.packed() {
+                Some(key) => self.short.insert(key, id),
+                None => self.long.insert(word.bytes().into(), id),
+            };
+        }
+        id
+    }
+}
+
+/// An ASCII word being read, lower-cased, and zeros after it.
+struct Word {
+    buffer: [u8; LONGEST_WORD],
+    len: usize,
+}
+
+impl Word {
+    fn start(&mut self) {
+        self.buffer[..PACKED_BYTES].fill(0);
+        self.len = 0;
+    }
+
+    /// Adds an ASCII letter or digit (past [`LONGEST_WORD`], only counts it).
+    fn push(&mut self, byte: u8) {
+        if let Some(slot) = self.buffer.get_mut(self.len) {
+            *slot = byte.to_ascii_lowercase();
+        }
+        self.len += 1;
+    }
+
+    fn bytes(&self) -> &[u8] {
+        &self.buffer[..self.len.min(LONGEST_WORD)]
+    }
+
+    /// The word as one integer, if it is short enough: no word holds a NUL
+    /// (a separator), so the zeros after it make no two words one key.
+    fn packed(&self) -> Option<u128> {
+        let (head, _) = self.buffer.split_first_chunk::<PACKED_BYTES>()?;
+        (self.len <= PACKED_BYTES).then(|| u128::from_le_bytes(*head))
+    }
+}
+
+/// What a byte is to the scan for words: the analyzer's separators are the
+/// ASCII bytes that are neither letters nor digits.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum ByteClass {
+    Separator,
+    AsciiWord,
+    NonAscii,
+}
+
+const BYTE_CLASS: [ByteClass; 256] = {
+    let mut class = [ByteClass::NonAscii; 256];
+    let mut byte = 0;
+    while byte < 128 {
+        class[byte] = if (byte as u8).is_ascii_alphanumeric() {
+            ByteClass::AsciiWord
+        } else {
+            ByteClass::Separator
+        };
+        byte += 1;
+    }
+    class
+};
 
 /// Tells tables apart, so that a thread's remembered words are those of the
 /// table it reads.
@@ -31,6 +125,9 @@ thread_local! {
     static ENGLISH: RefCell<TextAnalyzer> = RefCell::new(analysis::english());
     /// Each ASCII word, lower-cased, to its id in the table numbered `.0`.
     static WORD_IDS: RefCell<(u64, WordIds)> = RefCell::default();
+    /// The known term ids and the term ids of a part, kept from one text to
+    /// the next.
+    static SCRATCH: RefCell<(Vec<u32>, Vec<u32>)> = RefCell::default();
 }
 
 /// The analyzed terms of `text`.
@@ -47,8 +144,10 @@ pub(super) struct TermTable {
     features: usize,
     /// This table's number (see [`TABLES`]).
     serial: u64,
-    /// The first term of a name, to the rest of it and the tag (its slot).
-    names: FxHashMap<u32, Vec<NameRest>>,
+    /// By term id: the names that start with the term, as the rest of the
+    /// name and the tag (its slot). Indexed, not hashed: every word of a
+    /// million imported texts asks.
+    names: Vec<Vec<NameRest>>,
 }
 
 /// The terms of a name after its first, and the slot of its tag.
@@ -75,6 +174,7 @@ impl TermTable {
         for (id, term) in features.into_iter().enumerate() {
             table.ids.insert(term, id as u32);
         }
+        let mut names: FxHashMap<u32, Vec<NameRest>> = FxHashMap::default();
         for (slot, tag) in tags.iter().enumerate() {
             let Some(tag) = vocabulary.get(tag) else {
                 continue;
@@ -84,11 +184,15 @@ impl TermTable {
                 let Some((&first, rest)) = spelled.split_first() else {
                     continue;
                 };
-                let entry = table.names.entry(first).or_default();
+                let entry = names.entry(first).or_default();
                 if !entry.iter().any(|(r, s)| **r == *rest && *s == slot) {
                     entry.push((rest.into(), slot));
                 }
             }
+        }
+        table.names = vec![Vec::new(); table.ids.len()];
+        for (first, rests) in names {
+            table.names[first as usize] = rests;
         }
         table
     }
@@ -108,37 +212,35 @@ impl TermTable {
                 *table = self.serial;
             }
             let bytes = text.as_bytes();
-            let separator = |b: u8| b.is_ascii() && !b.is_ascii_alphanumeric();
-            let mut lower = [0u8; LONGEST_WORD];
+            let mut word = Word {
+                buffer: [0; LONGEST_WORD],
+                len: 0,
+            };
             let mut at = 0;
             while at < bytes.len() {
-                if separator(bytes[at]) {
+                if BYTE_CLASS[usize::from(bytes[at])] == ByteClass::Separator {
                     at += 1;
                     continue;
                 }
+                // One pass finds the word's end, lower-cases it and tells
+                // whether it is ASCII.
                 let start = at;
-                while at < bytes.len() && !separator(bytes[at]) {
+                let mut ascii = true;
+                word.start();
+                while let Some(&byte) = bytes.get(at) {
+                    match BYTE_CLASS[usize::from(byte)] {
+                        ByteClass::Separator => break,
+                        ByteClass::AsciiWord => word.push(byte),
+                        ByteClass::NonAscii => ascii = false,
+                    }
                     at += 1;
                 }
                 // Both ends are at ASCII bytes (or the end): char boundaries.
-                let word = &text[start..at];
-                if !word.is_ascii() {
-                    self.push_analyzed(word, sequence);
-                } else if word.len() < LONGEST_WORD {
-                    let lower = &mut lower[..word.len()];
-                    lower.copy_from_slice(word.as_bytes());
-                    lower.make_ascii_lowercase();
-                    let id = match memo.get(&*lower) {
-                        Some(&id) => id,
-                        None => {
-                            let id = self.id_of_word(word);
-                            if memo.len() < REMEMBERED_WORDS {
-                                memo.insert((&*lower).into(), id);
-                            }
-                            id
-                        }
-                    };
-                    sequence.push(id);
+                let text = &text[start..at];
+                if !ascii {
+                    self.push_analyzed(text, sequence);
+                } else if text.len() < LONGEST_WORD {
+                    sequence.push(memo.get_or_find(&word, || self.id_of_word(text)));
                 }
             }
         });
@@ -163,38 +265,59 @@ impl TermTable {
     /// The known terms and tag names of `parts` (a name does not run from one
     /// part into the next).
     pub(super) fn analyze<'a>(&self, parts: impl IntoIterator<Item = &'a str>) -> Analyzed {
-        let mut known: Vec<u32> = Vec::new();
-        let mut named = Vec::new();
-        let mut sequence = Vec::new();
-        for part in parts {
-            sequence.clear();
-            self.push_ids(part, &mut sequence);
-            for (at, &id) in sequence.iter().enumerate() {
-                if id == UNKNOWN {
-                    continue;
+        let mut analyzed = Analyzed::default();
+        self.analyze_into(parts, &mut analyzed);
+        analyzed
+    }
+
+    /// [`TermTable::analyze`] into `out`, whose buffers an import's worker
+    /// reuses from one record to the next.
+    pub(super) fn analyze_into<'a>(
+        &self,
+        parts: impl IntoIterator<Item = &'a str>,
+        out: &mut Analyzed,
+    ) {
+        out.counts.clear();
+        out.named.clear();
+        SCRATCH.with_borrow_mut(|(known, sequence)| {
+            known.clear();
+            for part in parts {
+                sequence.clear();
+                self.push_ids(part, sequence);
+                self.find_known(sequence, known, &mut out.named);
+            }
+            // Counted by sorting: a text has a few dozen known terms.
+            known.sort_unstable();
+            for &id in known.iter() {
+                match out.counts.last_mut() {
+                    Some((last, count)) if *last == id => *count += 1.0,
+                    _ => out.counts.push((id, 1.0)),
                 }
-                if (id as usize) < self.features {
-                    known.push(id);
-                }
-                for (rest, slot) in self.names.get(&id).into_iter().flatten() {
-                    if sequence[at + 1..].starts_with(rest) {
-                        named.push(*slot);
-                    }
+            }
+        });
+        out.named.sort_unstable();
+        out.named.dedup();
+    }
+
+    /// The features of `sequence` (term ids) to `known`, and the slots of the
+    /// tags it names to `named`.
+    fn find_known(&self, sequence: &[u32], known: &mut Vec<u32>, named: &mut Vec<usize>) {
+        for (at, &id) in sequence.iter().enumerate() {
+            if id == UNKNOWN {
+                continue;
+            }
+            if (id as usize) < self.features {
+                known.push(id);
+            }
+            let after = &sequence[at + 1..];
+            for (rest, slot) in &self.names[id as usize] {
+                // Compared term by term: names are a word or three, too short
+                // for a call to memcmp to pay.
+                if rest.len() <= after.len() && rest.iter().zip(after).all(|(a, b)| a == b) {
+                    named.push(*slot);
                 }
             }
         }
-        // Counted by sorting: a text has a few dozen known terms.
-        known.sort_unstable();
-        let mut counts: Vec<(u32, f32)> = Vec::with_capacity(known.len());
-        for id in known {
-            match counts.last_mut() {
-                Some((last, count)) if *last == id => *count += 1.0,
-                _ => counts.push((id, 1.0)),
-            }
-        }
-        named.sort_unstable();
-        named.dedup();
-        Analyzed { counts, named }
     }
 }
 
@@ -235,7 +358,7 @@ mod tests {
     #[test]
     fn words_get_the_ids_of_the_analyzers_terms() {
         let text = format!(
-            "Zürich-based PIPELINES, pipelined; naïve 3-D x{} Ünïcode—dash l'état GPUs",
+            "Zürich-based PIPELINES, pipelined; naïve 3-D x{} Ünïcode—dash l'état GPUs Decentralization MICROARCHITECTURES decentralizations",
             "y".repeat(45)
         );
         let features: Vec<String> = terms(&text).into_iter().skip(1).step_by(2).collect();

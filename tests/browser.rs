@@ -79,21 +79,38 @@ impl Drop for Driver {
     }
 }
 
+/// Chromium sometimes dies while starting on a loaded machine ("DevToolsActivePort
+/// file doesn't exist"): that is the machine, not the page, so a session is
+/// tried this many times, each with a fresh profile.
+const SESSION_ATTEMPTS: usize = 3;
+
 async fn browser(driver: &Driver, chromium: &Path, profile: &Path) -> Client {
-    let mut args: Vec<String> = CHROMIUM_FLAGS.iter().map(|f| f.to_string()).collect();
-    args.push(format!("--user-data-dir={}", profile.display()));
-    let capabilities = json!({
-        "goog:chromeOptions": {"binary": chromium.display().to_string(), "args": args}
-    });
-    let Value::Object(capabilities) = capabilities else {
-        unreachable!()
-    };
-    let connector = hyper_util::client::legacy::connect::HttpConnector::new();
-    ClientBuilder::new(connector)
-        .capabilities(capabilities)
-        .connect(&format!("http://127.0.0.1:{}", driver.port))
-        .await
-        .expect("cannot start a chromium session")
+    let mut last_error = None;
+    for attempt in 1..=SESSION_ATTEMPTS {
+        let mut args: Vec<String> = CHROMIUM_FLAGS.iter().map(|f| f.to_string()).collect();
+        let profile = profile.join(format!("attempt-{attempt}"));
+        args.push(format!("--user-data-dir={}", profile.display()));
+        let capabilities = json!({
+            "goog:chromeOptions": {"binary": chromium.display().to_string(), "args": args}
+        });
+        let Value::Object(capabilities) = capabilities else {
+            unreachable!()
+        };
+        let connector = hyper_util::client::legacy::connect::HttpConnector::new();
+        match ClientBuilder::new(connector)
+            .capabilities(capabilities)
+            .connect(&format!("http://127.0.0.1:{}", driver.port))
+            .await
+        {
+            Ok(client) => return client,
+            Err(e) => {
+                eprintln!("chromium session, attempt {attempt} of {SESSION_ATTEMPTS}: {e}");
+                last_error = Some(e);
+                tokio::time::sleep(Duration::from_secs(1)).await;
+            }
+        }
+    }
+    panic!("cannot start a chromium session: {last_error:?}")
 }
 
 /// Waits until the script `condition` (a JS expression) holds.

@@ -140,6 +140,7 @@ fn search_then<C: tantivy::collector::Collector>(
         sections: &sections,
         venues: &venues,
         work_names: &work_names,
+        name_stems: Default::default(),
         boosts,
     };
     let plan = plan::plan(&cx, request, also.is_some())?;

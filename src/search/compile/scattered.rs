@@ -8,6 +8,7 @@
 use std::collections::HashSet;
 
 use tantivy::query::Occur;
+use tantivy::tokenizer::TextAnalyzer;
 
 use super::{Compilation, Mode, Q};
 use crate::catalog::Tag;
@@ -27,15 +28,31 @@ impl Compilation<'_> {
         if self.mode == Mode::Phrases || words.len() < MIN_WORDS {
             return;
         }
-        let typed: Vec<String> = words.iter().flat_map(|w| self.content_stems(w)).collect();
+        let (content, english) = (&mut self.content, &mut self.english);
+        let typed: Vec<String> = words
+            .iter()
+            .flat_map(|w| content_stems(content, english, w))
+            .collect();
         let named: HashSet<String> = self.expansions.iter().map(|e| e.tag.clone()).collect();
-        let vocabulary = self.cx.synonyms.vocabulary();
-        for tag in &vocabulary.tags {
+        let cx = self.cx;
+        let vocabulary = cx.synonyms.vocabulary();
+        // Every name's stems, analyzed once per search, not once per run and mode.
+        let stems = cx.name_stems.get_or_init(|| {
+            vocabulary
+                .tags
+                .iter()
+                .map(|tag| {
+                    tag.names()
+                        .map(|n| content_stems(content, english, n))
+                        .collect()
+                })
+                .collect()
+        });
+        for (tag, names) in vocabulary.tags.iter().zip(stems) {
             if named.contains(&tag.id) {
                 continue;
             }
-            let Some(name) = tag.names().find(|name| {
-                let needed = self.content_stems(name);
+            let Some((name, _)) = tag.names().zip(names).find(|(_, needed)| {
                 needed.len() >= MIN_WORDS
                     && needed.iter().all(|n| typed.iter().any(|t| same_word(t, n)))
             }) else {
@@ -44,14 +61,6 @@ impl Compilation<'_> {
             let found = self.scattered_clauses(tag, name);
             clauses.extend(found.into_iter().map(|q| (Occur::Should, q)));
         }
-    }
-
-    /// The stems of `text`'s words that are not stop words.
-    fn content_stems(&mut self, text: &str) -> Vec<String> {
-        text.split(|c: char| c.is_whitespace() || c == '-' || c == '/')
-            .filter(|word| !analysis::terms(&mut self.content, word).is_empty())
-            .flat_map(|word| analysis::terms(&mut self.english, word))
-            .collect()
     }
 
     fn scattered_clauses(&mut self, tag: &Tag, name: &str) -> Vec<Q> {
@@ -76,6 +85,18 @@ impl Compilation<'_> {
 fn same_word(a: &str, b: &str) -> bool {
     let (short, long) = if a.len() <= b.len() { (a, b) } else { (b, a) };
     short == long || (short.len() >= MIN_PREFIX && long.starts_with(short))
+}
+
+/// The stems of `text`'s words that are not stop words.
+fn content_stems(
+    content: &mut TextAnalyzer,
+    english: &mut TextAnalyzer,
+    text: &str,
+) -> Vec<String> {
+    text.split(|c: char| c.is_whitespace() || c == '-' || c == '/')
+        .filter(|word| !analysis::terms(content, word).is_empty())
+        .flat_map(|word| analysis::terms(english, word))
+        .collect()
 }
 
 #[cfg(test)]

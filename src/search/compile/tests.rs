@@ -77,6 +77,7 @@ fn with_context(f: &Fixture, check: impl FnOnce(&Context<'_>, &Searcher)) {
         sections: &sections,
         venues: &venues,
         work_names: &work_names,
+        name_stems: Default::default(),
         boosts: Boosts::default(),
     };
     check(&cx, &searcher);

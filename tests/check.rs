@@ -371,3 +371,37 @@ fn shipped_catalog_is_clean_with_every_list_entry() {
         .stderr_is("")
         .stdout_has("ok: 94 entries (80 papers, 14 projects) in 14 sections");
 }
+
+#[test]
+fn a_broader_tag_must_exist_and_not_lead_back_to_itself() {
+    let fixture = Fixture::new();
+    let tags = common::TAGS
+        .replacen(
+            "category = \"parallelism\"",
+            "category = \"parallelism\"\nbroader = [\"collective-communication\"]",
+            1,
+        )
+        .replacen(
+            "category = \"communication\"",
+            "category = \"communication\"\nbroader = [\"pipeline-parallelism\", \"nope\"]",
+            1,
+        );
+    fixture.write("tags.toml", &tags);
+    reports(
+        fixture.run(["check"]),
+        &[
+            (
+                at("tags.toml", 2, 6),
+                "tag `pipeline-parallelism` is broader than itself through `broader`",
+            ),
+            (
+                at("tags.toml", 25, 6),
+                "tag `collective-communication` is broader than itself through `broader`",
+            ),
+            (
+                at("tags.toml", 25, 6),
+                "tag `collective-communication` names unknown tag `nope` as broader",
+            ),
+        ],
+    );
+}

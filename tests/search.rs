@@ -721,3 +721,55 @@ note = "A library."
         "frobnicator-moe-2023"
     );
 }
+
+#[test]
+fn a_broad_technique_finds_the_works_of_its_narrower_kinds_after_its_own() {
+    let tags = format!(
+        "{}\n[[tag]]\nid = \"blorp-scheduling\"\nlabel = \"Blorp scheduling\"\ncategory = \"parallelism\"\nbroader = [\"pipeline-parallelism\"]\ndescription = \"The order in which blorp stages run.\"\naliases = []\n",
+        common::TAGS
+    );
+    let files = r#"[section]
+name = "Frobnication"
+order = 1
+
+[[entry]]
+id = "frob-pipe-2023"
+kind = "paper"
+title = "Frobnicating Stages Across Devices"
+url = "https://example.org/f1"
+authors = ["Ada Example"]
+year = 2023
+tags = ["pipeline-parallelism"]
+note = "Frobnicated stages."
+
+[[entry]]
+id = "blorp-order-2024"
+kind = "paper"
+title = "Blorp Ordering for Frobnicated Stages"
+url = "https://example.org/f2"
+authors = ["Bo Example"]
+year = 2024
+tags = ["blorp-scheduling"]
+note = "An order of blorps."
+
+[[entry]]
+id = "unrelated-2022"
+kind = "paper"
+title = "Zint Caching"
+url = "https://example.org/f3"
+authors = ["Cy Example"]
+year = 2022
+tags = ["collective-communication"]
+note = "Zints, cached."
+"#;
+    let fixture = Fixture::with_files(&[("tags.toml", &tags), ("frob.toml", files)]);
+    assert_eq!(
+        search_ids(&fixture, &["pipeline parallelism"]),
+        ["frob-pipe-2023", "blorp-order-2024"]
+    );
+    // The narrower kind does not widen to its broader tag.
+    assert_eq!(
+        search_ids(&fixture, &["blorp scheduling"]),
+        ["blorp-order-2024"]
+    );
+}

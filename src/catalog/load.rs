@@ -40,6 +40,7 @@ const TAG_FIELDS: &[&str] = &[
     "description",
     "aliases",
     "deliberate",
+    "broader",
 ];
 
 /// Reads every `*.toml` file of `dir` (sections, and the vocabulary in `tags.toml`).
@@ -322,6 +323,7 @@ fn read_tags(
         let description = r.required_string("description");
         let aliases = r.strings("aliases").unwrap_or_default();
         let deliberate = r.strings("deliberate").unwrap_or_default();
+        let broader = r.strings("broader").unwrap_or_default();
         let location = r.location_of("id").unwrap_or_else(|| r.location());
         if let (Some(id), Some(label), Some(description)) = (id, label, description) {
             tags.push(Tag {
@@ -331,6 +333,7 @@ fn read_tags(
                 description,
                 aliases: aliases.into_iter().map(|(a, _)| a).collect(),
                 deliberate: deliberate.into_iter().map(|(a, _)| a).collect(),
+                broader: broader.into_iter().map(|(b, _)| b).collect(),
                 location,
             });
         }

@@ -18,6 +18,10 @@ pub struct Tag {
     /// Aliases that are ordinary English words ("ZeRO" is "zero"), kept on
     /// purpose: practitioners type them to mean the technique.
     pub deliberate: Vec<String>,
+    /// The tags this one is a kind of ("rlhf" is a kind of
+    /// "reinforcement-learning"): a query naming a broader tag also finds,
+    /// below its own works, the works of the tags narrower than it.
+    pub broader: Vec<String>,
     pub location: Location,
 }
 
@@ -70,6 +74,13 @@ impl Vocabulary {
         self.by_id.get(id).map(|&i| &self.tags[i])
     }
 
+    /// The tags that name `id` as broader than them.
+    pub fn narrower<'a>(&'a self, id: &'a str) -> impl Iterator<Item = &'a Tag> {
+        self.tags
+            .iter()
+            .filter(move |t| t.broader.iter().any(|b| b == id))
+    }
+
     pub fn contains(&self, id: &str) -> bool {
         self.by_id.contains_key(id)
     }
@@ -95,6 +106,7 @@ impl Vocabulary {
                 continue;
             }
             problems.extend(ordinary_aliases(tag));
+            problems.extend(self.broader_problems(tag));
             if tag.label.trim().is_empty() {
                 problems.push(Problem::new(
                     tag.location.clone(),
@@ -118,6 +130,41 @@ impl Vocabulary {
                         names.insert(key, tag);
                     }
                 }
+            }
+        }
+        problems
+    }
+}
+
+impl Vocabulary {
+    /// A `broader` tag must exist, and no tag may be broader than itself,
+    /// however far up the chain.
+    fn broader_problems(&self, tag: &Tag) -> Vec<Problem> {
+        let mut problems = Vec::new();
+        for id in &tag.broader {
+            if !self.contains(id) {
+                problems.push(Problem::new(
+                    tag.location.clone(),
+                    format!("tag `{}` names unknown tag `{id}` as broader", tag.id),
+                ));
+            }
+        }
+        let mut seen = vec![tag.id.as_str()];
+        let mut frontier: Vec<&str> = tag.broader.iter().map(String::as_str).collect();
+        while let Some(id) = frontier.pop() {
+            if id == tag.id {
+                problems.push(Problem::new(
+                    tag.location.clone(),
+                    format!("tag `{}` is broader than itself through `broader`", tag.id),
+                ));
+                break;
+            }
+            if seen.contains(&id) {
+                continue;
+            }
+            seen.push(id);
+            if let Some(up) = self.get(id) {
+                frontier.extend(up.broader.iter().map(String::as_str));
             }
         }
         problems

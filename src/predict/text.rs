@@ -334,6 +334,7 @@ mod tests {
             description: String::new(),
             aliases: aliases.iter().map(|a| a.to_string()).collect(),
             deliberate: Vec::new(),
+            broader: Vec::new(),
             location: Default::default(),
         };
         Vocabulary::new(vec![

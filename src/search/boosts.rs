@@ -34,6 +34,9 @@ pub struct Boosts {
     /// A technique's name whose words the query holds, not side by side
     /// ("node failures ... recover"): its tag's weights times this.
     pub scattered: f32,
+    /// An entry tagged with a narrower kind of that technique (its tag's
+    /// `broader`): the tag weight times this.
+    pub narrower: f32,
     /// Other names of that technique, searched in the text.
     pub synonym_text: f32,
     /// A query that is a catalog work's name ("DeepSpeed").
@@ -66,6 +69,7 @@ impl Default for Boosts {
             predicted: 1.0,
             tag_flat: 5.0,
             scattered: 1.0,
+            narrower: 0.25,
             synonym_text: 0.25,
             work_name: 5.0,
             identifier: 10.0,

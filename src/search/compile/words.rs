@@ -123,6 +123,12 @@ impl Compilation<'_> {
             ] {
                 alternatives.push(self.tagged(field, &tag.id, weight, what, ""));
             }
+            // A kind of the technique is about it too, a little less.
+            for narrower in self.cx.synonyms.narrower(&tag.id) {
+                let aside = format!(" (a kind of {})", tag.id);
+                let weight = b.tag * b.narrower;
+                alternatives.push(self.tagged(f.tags, &narrower.id, weight, "tagged", &aside));
+            }
         }
         let typed = squash(span);
         // Names that analyze alike ("recomputation", "recompute") are one

@@ -773,3 +773,60 @@ note = "Zints, cached."
         ["blorp-order-2024"]
     );
 }
+
+#[test]
+fn techniques_enumerated_before_a_shared_word_are_each_sought() {
+    let tags = r#"[[tag]]
+id = "blorp-sharding"
+label = "Blorp sharding"
+category = "parallelism"
+description = "Shard the blorps."
+aliases = []
+
+[[tag]]
+id = "zint-sharding"
+label = "Zint sharding"
+category = "parallelism"
+description = "Shard the zints."
+aliases = []
+"#;
+    let files = r#"[section]
+name = "Frobnication"
+order = 1
+
+[[entry]]
+id = "frob-blorps-2023"
+kind = "paper"
+title = "Frobnicating Blorps"
+url = "https://example.org/f1"
+authors = ["Ada Example"]
+year = 2023
+tags = ["blorp-sharding"]
+note = "Blorps, frobnicated."
+
+[[entry]]
+id = "quux-2024"
+kind = "paper"
+title = "Quux: Splitting Small Things"
+url = "https://example.org/f2"
+authors = ["Bo Example"]
+year = 2024
+tags = ["zint-sharding"]
+note = "Small things, split."
+"#;
+    let fixture = Fixture::with_files(&[("tags.toml", tags), ("frob.toml", files)]);
+    let run = search(&fixture, &["zint and blorp sharding"]).success();
+    assert_eq!(
+        run.stderr(),
+        "including synonyms: zint sharding → zint-sharding, blorp sharding → blorp-sharding\n"
+    );
+    let quux_explained = |query: &str| {
+        let run = search(&fixture, &["--json", "--explain", query]).success();
+        let hits = run.json_lines();
+        let quux = hits.iter().find(|h| h["id"] == "quux-2024").unwrap();
+        quux["explanation"].as_str().unwrap().to_string()
+    };
+    assert!(quux_explained("zint and blorp sharding").contains("tagged zint-sharding"));
+    // Without the connector, "zint" is a word of its own, found in tag labels.
+    assert!(!quux_explained("zint blorp sharding").contains("tagged zint-sharding"));
+}

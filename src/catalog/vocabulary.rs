@@ -26,6 +26,21 @@ pub struct Tag {
 }
 
 impl Tag {
+    /// A tag of a unit test's vocabulary.
+    #[cfg(test)]
+    pub(crate) fn for_test(id: &str, label: &str, aliases: &[&str]) -> Tag {
+        Tag {
+            id: id.into(),
+            label: label.into(),
+            category: "c".into(),
+            description: String::new(),
+            aliases: aliases.iter().map(|a| a.to_string()).collect(),
+            deliberate: Vec::new(),
+            broader: Vec::new(),
+            location: Default::default(),
+        }
+    }
+
     /// The label, the id read as words, and every alias.
     pub fn names(&self) -> impl Iterator<Item = &str> {
         std::iter::once(self.label.as_str())

@@ -327,16 +327,7 @@ mod tests {
     use crate::catalog::Tag;
 
     fn vocabulary() -> Vocabulary {
-        let tag = |id: &str, label: &str, aliases: &[&str]| Tag {
-            id: id.into(),
-            label: label.into(),
-            category: "c".into(),
-            description: String::new(),
-            aliases: aliases.iter().map(|a| a.to_string()).collect(),
-            deliberate: Vec::new(),
-            broader: Vec::new(),
-            location: Default::default(),
-        };
+        let tag = Tag::for_test;
         Vocabulary::new(vec![
             tag("blorp-sharding", "Blorp sharding", &["sharded blorps"]),
             tag("zint-caching", "Zint caching", &["ZC"]),

@@ -5,6 +5,7 @@
 //! resolved against the catalog (`filters`); spelling is repaired before, on
 //! the tree (`spelling`).
 
+mod enumeration;
 mod filters;
 mod implied;
 mod scattered;

@@ -31,6 +31,8 @@ const QUERIES: &[&str] = &[
     "memory efficient large model training",
     "OSDI 2023",
     "OSDI 2022 auto parallelism",
+    "data, tensor and pipeline parallelism",
+    "intra- and inter-operator parallelism",
     "recover quickly from node failures",
     "DeepSpeed",
     "serving since 2023",

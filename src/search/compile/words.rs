@@ -9,7 +9,7 @@ use tantivy::query::{BoostQuery, ConstScoreQuery, Occur, PhraseQuery, TermQuery}
 use tantivy::schema::{Field, IndexRecordOption};
 use tantivy::tokenizer::TextAnalyzer;
 
-use super::{Compilation, Expansion, Mode, Q};
+use super::{Compilation, Expansion, Mode, Q, enumeration};
 use crate::catalog::{Tag, squash};
 use crate::ident;
 use crate::index::analysis::{self, terms_with_positions};
@@ -45,7 +45,19 @@ impl Compilation<'_> {
         let mut plain: Vec<&str> = Vec::new();
         // Every word outside a technique's name, for names told in other words.
         let mut loose: Vec<&str> = Vec::new();
+        let completed = enumeration::completed(self.cx.synonyms, run);
         while i < run.len() {
+            // "tensor" of "data, tensor and pipeline parallelism".
+            if let Some(item) = completed.iter().find(|c| c.at == i) {
+                let parts = self.concept(&item.name, item.tag, Quoting::Plain);
+                clauses.extend(parts.into_iter().map(|q| (Occur::Should, q)));
+                let parts = self.text_parts(run[i].trim_end_matches(','), Quoting::Plain);
+                clauses.extend(parts.into_iter().map(|q| (Occur::Should, q)));
+                self.pairs(&plain, clauses);
+                plain.clear();
+                i += 1;
+                continue;
+            }
             if let Some((len, tag)) = self.cx.synonyms.longest_at(run, i) {
                 let span = run[i..i + len].join(" ");
                 let parts = self.concept(&span, tag, Quoting::Plain);

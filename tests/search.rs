@@ -665,6 +665,22 @@ fn a_venue_and_year_typed_as_words_rank_their_works_first_and_keep_the_others() 
 }
 
 #[test]
+fn a_year_typed_as_a_word_raises_the_years_beside_it_less() {
+    let fixture = Fixture::with_files(&[("tags.toml", common::TAGS), ("quibbles.toml", QUIBBLES)]);
+    // The two 2022 quibbles, then 2021's; 2020 would rank all three alike.
+    let ids = search_ids(&fixture, &["quibble sharding 2022"]);
+    let mut first = ids[..2].to_vec();
+    first.sort();
+    assert_eq!(first, ["quibble-fict-2022", "quibble-other-2022"]);
+    assert_eq!(ids[2], "quibble-fict-2021");
+    search(&fixture, &["--explain", "quibble 2020"])
+        .success()
+        .stdout_has("×1.50 year:\"2019..2021\"");
+    let ids = search_ids(&fixture, &["quibble sharding 2020"]);
+    assert_eq!(ids[0], "quibble-fict-2021");
+}
+
+#[test]
 fn a_technique_told_in_other_words_finds_its_tagged_works() {
     let fixture = Fixture::new();
     // "gradient checkpointing", reworded: neither phrase is typed.

@@ -49,6 +49,9 @@ pub struct Boosts {
     /// ...and the words beside it score one more than this times as much
     /// in its works.
     pub year_scale: f32,
+    /// ...and in the works of the years beside it (one either way), one
+    /// more than this times as much (on top of the year's own factor).
+    pub year_near_scale: f32,
     /// The same for a venue typed as a word.
     pub venue_word: f32,
     pub venue_scale: f32,
@@ -75,6 +78,7 @@ impl Default for Boosts {
             identifier: 10.0,
             year: 1.0,
             year_scale: 0.5,
+            year_near_scale: 0.5,
             venue_word: 2.0,
             venue_scale: 2.0,
         }

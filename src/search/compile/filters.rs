@@ -42,15 +42,37 @@ impl Compilation<'_> {
 
     /// A facet typed as words, as a factor of the scores beside it: the
     /// same in every mode, so that the parts still sum to the exact score.
-    pub(super) fn factor(&mut self, filter: &Filter, column: usize) -> Result<Factor, Error> {
-        Ok(Factor {
+    /// A single year also raises, less, the works of the years beside it:
+    /// "pipeline parallelism 2024" wants recent work, and a reader looking
+    /// for "SC 2021" may remember the year wrong by one.
+    pub(super) fn factors(&mut self, filter: &Filter, column: usize) -> Result<Vec<Factor>, Error> {
+        let mut factors = vec![Factor {
             label: filter.to_string(),
             selection: self.selection(filter, Origin::Column(column))?,
             weight: match filter {
                 Filter::Venue(_) => self.cx.boosts.venue_scale,
                 _ => self.cx.boosts.year_scale,
             },
-        })
+        }];
+        let near = self.cx.boosts.year_near_scale;
+        if let Filter::Year(YearRange {
+            from: Some(from),
+            to: Some(to),
+        }) = filter
+            && from == to
+            && near > 0.0
+        {
+            let beside = Filter::Year(YearRange {
+                from: Some(from - 1),
+                to: Some(to + 1),
+            });
+            factors.push(Factor {
+                label: beside.to_string(),
+                selection: self.selection(&beside, Origin::Column(column))?,
+                weight: near,
+            });
+        }
+        Ok(factors)
     }
 
     /// The documents `filter` selects.

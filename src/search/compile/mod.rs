@@ -183,7 +183,7 @@ impl Compilation<'_> {
                 Node::Required(inner) => clauses.push((Occur::Must, self.node(inner)?)),
                 Node::Boost { filter, column } => {
                     boosts.extend(self.boost(filter, *column)?);
-                    factors.push(self.factor(filter, *column)?);
+                    factors.extend(self.factors(filter, *column)?);
                 }
                 Node::Filter { .. } | Node::Title { .. } => {
                     filters.push((Occur::Must, self.node(child)?));

@@ -65,7 +65,7 @@ fn unknown_field() {
         run,
         &[(
             pipelines(27, 1),
-            "unknown field `yaer` in [[entry]] (expected one of: id, kind, title, url, authors, et_al, venue, year, arxiv, doi, links, description, tags, uses, note, draft)",
+            "unknown field `yaer` in [[entry]] (expected one of: id, kind, title, url, authors, et_al, venue, year, arxiv, doi, links, description, tags, uses, project, note, draft)",
         )],
     );
 }
@@ -403,5 +403,32 @@ fn a_broader_tag_must_exist_and_not_lead_back_to_itself() {
                 "tag `collective-communication` names unknown tag `nope` as broader",
             ),
         ],
+    );
+}
+
+#[test]
+fn a_project_named_by_a_work_must_be_a_project_of_the_catalog() {
+    let named = |project: &str| {
+        check_after(|text| {
+            text.replacen(
+                "tags = [\"pipeline-parallelism\"]",
+                &format!("tags = [\"pipeline-parallelism\"]\nproject = \"{project}\""),
+                1,
+            )
+        })
+    };
+    reports(
+        named("nope"),
+        &[(
+            at("pipeline-parallelism.toml", 29, 11),
+            "`project` names `nope`, which is no entry of the catalog",
+        )],
+    );
+    reports(
+        named("gpipe-2019"),
+        &[(
+            at("pipeline-parallelism.toml", 29, 11),
+            "`project` names `gpipe-2019`, which is a paper, not a project",
+        )],
     );
 }

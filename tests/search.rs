@@ -846,3 +846,51 @@ note = "Small things, split."
     // Without the connector, "zint" is a word of its own, found in tag labels.
     assert!(!quux_explained("zint blorp sharding").contains("tagged zint-sharding"));
 }
+
+#[test]
+fn a_projects_name_finds_its_papers_after_the_project() {
+    let files = r#"[section]
+name = "Frobnication"
+order = 1
+
+[[entry]]
+id = "frobnicator"
+kind = "project"
+title = "Frobnicator: A Library"
+url = "https://example.org/f1"
+tags = ["pipeline-parallelism"]
+note = "A library of frobs."
+
+[[entry]]
+id = "zint-sharding-2023"
+kind = "paper"
+title = "Zint Sharding: Splitting Small Things"
+url = "https://example.org/f2"
+authors = ["Ada Example"]
+venue = "FICTCONF"
+year = 2023
+tags = ["pipeline-parallelism"]
+project = "frobnicator"
+note = "Small things, split."
+
+[[entry]]
+id = "blorp-2024"
+kind = "paper"
+title = "Blorp Stages"
+url = "https://example.org/f3"
+authors = ["Bo Example"]
+venue = "FICTCONF"
+year = 2024
+tags = ["pipeline-parallelism"]
+note = "Blorps in stages."
+"#;
+    let fixture = Fixture::with_files(&[("tags.toml", common::TAGS), ("frob.toml", files)]);
+    assert_eq!(
+        search_ids(&fixture, &["Frobnicator"]),
+        ["frobnicator", "zint-sharding-2023"]
+    );
+    fixture
+        .run(["show", "zint-sharding-2023"])
+        .success()
+        .stdout_has("  project   frobnicator\n");
+}

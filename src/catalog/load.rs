@@ -30,6 +30,7 @@ pub(super) const ENTRY_FIELDS: &[&str] = &[
     "description",
     "tags",
     "uses",
+    "project",
     "note",
     "draft",
 ];
@@ -245,6 +246,7 @@ fn read_entry(
     let doi = r.string("doi");
     let tags = r.required_strings("tags").unwrap_or_default();
     let uses = r.strings("uses").unwrap_or_default();
+    let project = r.string("project");
     let note = r.required_string("note");
     let listing = Listing {
         draft: r.boolean("draft").unwrap_or(false),
@@ -262,6 +264,7 @@ fn read_entry(
         tags: tags.iter().map(|(_, l)| l.clone()).collect(),
         tags_field: r.location_of("tags"),
         uses: uses.iter().map(|(_, l)| l.clone()).collect(),
+        project: r.location_of("project"),
         note: r.location_of("note"),
     };
     // A broken entry is still checked for its other problems, as a paper.
@@ -292,6 +295,7 @@ fn read_entry(
         doi,
         tags: tags.into_iter().map(|(t, _)| t).collect(),
         uses: uses.into_iter().map(|(t, _)| t).collect(),
+        project,
         note: note.unwrap_or_default(),
         section: section.to_string(),
         origin,

@@ -342,6 +342,7 @@ fn new_entry(
         doi: ident::doi_from_url(&imported.url),
         tags: Vec::new(),
         uses: Vec::new(),
+        project: None,
         note: String::new(),
         section: section.to_string(),
         origin: Origin::default(),

@@ -69,6 +69,9 @@ pub struct Entry {
     pub tags: Vec<String>,
     /// Techniques it uses or builds on without being about them.
     pub uses: Vec<String>,
+    /// The catalog's project this work is part of ("deepspeed" for ZeRO):
+    /// a search for the project finds its papers too.
+    pub project: Option<String>,
     pub note: String,
     pub section: String,
     pub origin: Origin,
@@ -89,6 +92,7 @@ pub struct Origin {
     pub tags: Vec<Location>,
     pub tags_field: Option<Location>,
     pub uses: Vec<Location>,
+    pub project: Option<Location>,
     pub note: Option<Location>,
 }
 
@@ -146,6 +150,14 @@ impl Catalog {
                 let name = squash(name);
                 (!name.is_empty()).then(|| (name, e.id.clone()))
             })
+            .collect()
+    }
+
+    /// (project, work) for each work that names the project it is part of.
+    pub fn project_members(&self) -> Vec<(String, String)> {
+        self.entries
+            .iter()
+            .filter_map(|e| Some((e.project.clone()?, e.id.clone())))
             .collect()
     }
 

@@ -30,6 +30,7 @@ pub fn validate(catalog: &Catalog, current_year: i64) -> Vec<Problem> {
     for entry in &catalog.entries {
         check_entry(catalog, entry, current_year, &mut problems);
         check_uses(catalog, entry, &mut problems);
+        check_project(catalog, entry, &mut problems);
         let o = &entry.origin;
         // Absent fields were reported by the loader; they are not duplicates.
         if let Some(here) = &o.id
@@ -282,6 +283,27 @@ fn check_uses(catalog: &Catalog, entry: &Entry, problems: &mut Vec<Problem>) {
             ),
         ));
     }
+}
+
+/// `project`: an entry of the catalog that is a project, not the entry itself.
+fn check_project(catalog: &Catalog, entry: &Entry, problems: &mut Vec<Problem>) {
+    let Some(project) = &entry.project else {
+        return;
+    };
+    let location = entry
+        .origin
+        .project
+        .clone()
+        .unwrap_or_else(|| entry.origin.entry.clone());
+    let problem = match catalog.entries.iter().find(|e| e.id == *project) {
+        None => format!("`project` names `{project}`, which is no entry of the catalog"),
+        Some(named) if named.kind != Kind::Project => {
+            format!("`project` names `{project}`, which is a paper, not a project")
+        }
+        Some(_) if *project == entry.id => format!("entry `{project}` names itself as its project"),
+        Some(_) => return,
+    };
+    problems.push(Problem::new(location, problem));
 }
 
 /// Advice that does not fail `check`: a tag that more than a quarter of the

@@ -70,6 +70,9 @@ pub fn render_draft(entry: &Entry, listing: &Listing) -> String {
     if !entry.uses.is_empty() {
         field("uses", quoted_list(&entry.uses));
     }
+    if let Some(project) = &entry.project {
+        field("project", quoted(project));
+    }
     field("note", quoted(&entry.note));
     if listing.draft {
         field("draft", "true".into());

@@ -249,6 +249,9 @@ fn text_view(entry: &Entry, r: &Record, cached: Option<&CachedEntry>, style: &St
     if !r.uses.is_empty() {
         line("uses", r.uses.join(", "), String::new());
     }
+    if let Some(project) = &entry.project {
+        line("project", project.clone(), String::new());
+    }
     let (tags, source) = predicted_tags(r);
     line("predicted", tags, source);
     line("note", r.note.clone(), String::new());

@@ -104,6 +104,7 @@ pub fn plan(
         doi: None,
         tags,
         uses: Vec::new(),
+        project: None,
         note: note.to_string(),
         section: section.name.clone(),
         origin: Origin::default(),

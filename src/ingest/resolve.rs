@@ -137,6 +137,7 @@ mod tests {
             doi: None,
             tags: vec![],
             uses: vec![],
+            project: None,
             note: String::new(),
             section: String::new(),
             origin: Default::default(),

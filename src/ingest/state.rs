@@ -347,6 +347,7 @@ mod tests {
             doi: Some(doi.into()),
             tags: vec![],
             uses: vec![],
+            project: None,
             note: String::new(),
             section: "Papers".into(),
             origin: Origin::default(),

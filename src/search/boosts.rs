@@ -41,6 +41,9 @@ pub struct Boosts {
     pub synonym_text: f32,
     /// A query that is a catalog work's name ("DeepSpeed").
     pub work_name: f32,
+    /// A work that is part of the project so named (its `project`): the
+    /// name's weight times this.
+    pub project_member: f32,
     /// An exact arXiv id or DOI.
     pub identifier: f32,
     /// A year typed as a word ("OSDI 2023"): its works score this on
@@ -75,6 +78,7 @@ impl Default for Boosts {
             narrower: 0.25,
             synonym_text: 0.25,
             work_name: 5.0,
+            project_member: 0.3,
             identifier: 10.0,
             year: 1.0,
             year_scale: 0.5,

@@ -133,6 +133,7 @@ fn search_then<C: tantivy::collector::Collector>(
     let sections = catalog.section_names();
     let venues = catalog.venue_names();
     let work_names = catalog.work_names();
+    let members = catalog.project_members();
     let cx = Context {
         searcher: &searcher,
         fields: &fields,
@@ -140,6 +141,7 @@ fn search_then<C: tantivy::collector::Collector>(
         sections: &sections,
         venues: &venues,
         work_names: &work_names,
+        members: &members,
         name_stems: Default::default(),
         boosts,
     };

@@ -39,6 +39,8 @@ pub struct Context<'a> {
     pub venues: &'a [String],
     /// Catalog entries by name (see `Catalog::work_names`).
     pub work_names: &'a [(String, String)],
+    /// (project, work) pairs (see `Catalog::project_members`).
+    pub members: &'a [(String, String)],
     /// Per tag, per name, its content stems: analyzed at the first need,
     /// once for every mode the search compiles (see `scattered`).
     pub name_stems: std::cell::OnceCell<Vec<Vec<Vec<String>>>>,

@@ -72,6 +72,7 @@ fn with_context(f: &Fixture, check: impl FnOnce(&Context<'_>, &Searcher)) {
     let sections = f.catalog.section_names();
     let venues = f.catalog.venue_names();
     let work_names = f.catalog.work_names();
+    let members = f.catalog.project_members();
     let cx = Context {
         searcher: &searcher,
         fields: &f.fields,
@@ -79,6 +80,7 @@ fn with_context(f: &Fixture, check: impl FnOnce(&Context<'_>, &Searcher)) {
         sections: &sections,
         venues: &venues,
         work_names: &work_names,
+        members: &members,
         name_stems: Default::default(),
         boosts: Boosts::default(),
     };

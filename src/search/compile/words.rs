@@ -325,10 +325,19 @@ impl Compilation<'_> {
         }
         let typed = squash(&run.join(" "));
         let weight = self.cx.boosts.work_name * IDENTIFIER_SCORE;
-        for (_, id) in self.cx.work_names.iter().filter(|(name, _)| *name == typed) {
+        let named = self.cx.work_names.iter().filter(|(name, _)| *name == typed);
+        for (_, id) in named {
             let query = Box::new(ConstScoreQuery::new(id_query(self.cx.fields, id), weight));
             let label = format!("the name of {id}");
             clauses.push((Occur::Should, Labelled::boxed(label, query)));
+            // A project's papers ("DeepSpeed": ZeRO) are about it too.
+            let members = self.cx.members.iter().filter(|(project, _)| project == id);
+            let weight = weight * self.cx.boosts.project_member;
+            for (_, member) in members {
+                let query = ConstScoreQuery::new(id_query(self.cx.fields, member), weight);
+                let label = format!("part of {id}");
+                clauses.push((Occur::Should, Labelled::boxed(label, Box::new(query))));
+            }
             self.scoring = true;
         }
     }

@@ -21,7 +21,7 @@ pub fn run(
     let cache = locations.load_cache()?;
     let boosts = Boosts::load(locations.catalog_dir().ok())?;
     let dir = locations.catalog_dir().ok().map(|d| d.to_path_buf());
-    let inbox = Inbox::new(catalog.clone(), cache.clone(), open.clone(), dir);
+    let inbox = Inbox::new(dir);
     let app = App::new(catalog, cache, open, boosts, inbox);
     serve(app, SocketAddr::new(args.bind, args.port), out)
 }

@@ -23,7 +23,7 @@ pub struct App {
     open: OpenIndex,
     boosts: Boosts,
     /// The curator's inbox (`inbox.rs`).
-    pub inbox: super::inbox::Inbox,
+    inbox: super::inbox::Inbox,
 }
 
 impl App {
@@ -41,6 +41,12 @@ impl App {
             boosts,
             inbox,
         }
+    }
+
+    /// `/api/inbox`'s answer (see `inbox.rs`).
+    pub fn inbox_list(&self, params: &super::params::InboxParams) -> Result<Value, Error> {
+        self.inbox
+            .list(&self.catalog, &self.cache, &self.open, params)
     }
 
     /// `{"hits", "total", "facets", "more", "notes"}`. No words and no

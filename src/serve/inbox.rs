@@ -21,27 +21,17 @@ use crate::error::Error;
 use crate::index::OpenIndex;
 use crate::model::metadata::Cache;
 
-/// What the inbox reads, and its model once learned.
+/// Where the rejections are, and the inbox's model once learned (the
+/// catalog, cache and index are the server's).
 pub struct Inbox {
-    catalog: Catalog,
-    cache: Cache,
-    open: OpenIndex,
     /// Where `inbox.toml` is; none for the built-in catalog.
     catalog_dir: Option<PathBuf>,
     learned: OnceLock<Learned>,
 }
 
 impl Inbox {
-    pub fn new(
-        catalog: Catalog,
-        cache: Cache,
-        open: OpenIndex,
-        catalog_dir: Option<PathBuf>,
-    ) -> Inbox {
+    pub fn new(catalog_dir: Option<PathBuf>) -> Inbox {
         Inbox {
-            catalog,
-            cache,
-            open,
             catalog_dir,
             learned: OnceLock::new(),
         }
@@ -49,13 +39,19 @@ impl Inbox {
 
     /// `{"candidates": [...], "total": N}`: the best `limit` candidates,
     /// each the object `inbox --json` prints, and how many there are.
-    pub fn list(&self, params: &InboxParams) -> Result<Value, Error> {
-        let records = collection(&self.open)?;
+    pub fn list(
+        &self,
+        catalog: &Catalog,
+        cache: &Cache,
+        open: &OpenIndex,
+        params: &InboxParams,
+    ) -> Result<Value, Error> {
+        let records = collection(open)?;
         let learned = self
             .learned
-            .get_or_init(|| Learned::learn(&self.catalog, &self.cache, &records));
+            .get_or_init(|| Learned::learn(catalog, cache, &records));
         let rejected = rejections(self.catalog_dir.as_deref())?;
-        let found = ranked(&self.catalog, learned, &rejected, records, params.since);
+        let found = ranked(catalog, learned, &rejected, records, params.since);
         let candidates: Vec<Value> = found
             .iter()
             .take(params.limit)
@@ -75,7 +71,7 @@ pub async fn inbox(State(app): State<Arc<App>>, RawQuery(query): RawQuery) -> Re
     // folder's (a broken `inbox.toml`), not the request's.
     answer(
         app,
-        move |app| app.inbox.list(&params),
+        move |app| app.inbox_list(&params),
         StatusCode::INTERNAL_SERVER_ERROR,
     )
     .await

@@ -130,16 +130,14 @@ fn search_then<C: tantivy::collector::Collector>(
     let searcher = open.reader.searcher();
     let fields = Fields::from_schema(&open.index.schema())?;
     let synonyms = Synonyms::new(&catalog.vocabulary);
-    let sections = catalog.section_names();
-    let venues = catalog.venue_names();
-    let work_names = catalog.work_names();
+    let lookups = catalog.lookups();
     let cx = Context {
         searcher: &searcher,
         fields: &fields,
         synonyms: &synonyms,
-        sections: &sections,
-        venues: &venues,
-        work_names: &work_names,
+        sections: &lookups.sections,
+        venues: &lookups.venues,
+        work_names: &lookups.works,
         name_stems: Default::default(),
         boosts,
     };

@@ -14,7 +14,7 @@ mod vocabulary;
 mod write;
 
 use std::path::Path;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 pub use load::{load_dir, load_files};
 pub(crate) use merge::unique_id;
@@ -118,6 +118,32 @@ pub struct Catalog {
     pub vocabulary: Vocabulary,
     /// Drafts, extra links and descriptions, by entry id.
     pub listings: std::collections::HashMap<String, Listing>,
+    /// See [`Catalog::lookups`].
+    lookups: LookupsOnce,
+}
+
+/// What every search reads of the catalog beside its vocabulary.
+#[derive(Debug, Default, PartialEq)]
+pub struct Lookups {
+    /// See [`Catalog::section_names`].
+    pub sections: Vec<String>,
+    /// See [`Catalog::venue_names`].
+    pub venues: Vec<String>,
+    /// See [`Catalog::work_names`].
+    pub works: Vec<(String, String)>,
+    /// See [`Catalog::project_members`].
+    pub members: Vec<(String, String)>,
+}
+
+/// [`Lookups`], derived at the first search. A clone starts without them:
+/// a catalog is cloned to be edited.
+#[derive(Debug, Default)]
+struct LookupsOnce(OnceLock<Lookups>);
+
+impl Clone for LookupsOnce {
+    fn clone(&self) -> Self {
+        LookupsOnce::default()
+    }
 }
 
 impl Catalog {
@@ -127,6 +153,19 @@ impl Catalog {
 
     pub fn is_draft(&self, id: &str) -> bool {
         self.listings.get(id).is_some_and(|l| l.draft)
+    }
+
+    /// The section, venue, work and project-member names, derived once per catalog rather
+    /// than on every search (a scan of the entries and a dictionary lookup
+    /// per venue). Derived at the first call: entries edited after it are
+    /// not seen, so search a catalog as it was loaded (or a fresh clone).
+    pub fn lookups(&self) -> &Lookups {
+        self.lookups.0.get_or_init(|| Lookups {
+            sections: self.section_names(),
+            venues: self.venue_names(),
+            works: self.work_names(),
+            members: self.project_members(),
+        })
     }
 
     /// The section names, which `section:` filters are matched against.
@@ -291,6 +330,29 @@ pub fn slugify(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn fictional_catalog() -> Catalog {
+        let text = "[section]\nname = \"Fiction\"\norder = 1\n\n[[entry]]\nid = \"glimmer\"\nkind = \"paper\"\ntitle = \"Glimmer: Sharding Frobnicators\"\nurl = \"https://example.org/glimmer\"\nvenue = \"ZQSys\"\nyear = 2021\nproject = \"glimmer-lib\"\nnote = \"n\"\n";
+        let (catalog, _) = load_files(&[SourceFile::new("fiction.toml", text.to_string())]);
+        catalog
+    }
+
+    #[test]
+    fn lookups_are_the_names_and_a_clone_derives_its_own() {
+        let catalog = fictional_catalog();
+        let expected = Lookups {
+            sections: vec!["Fiction".to_string()],
+            venues: vec!["ZQSys".to_string()],
+            works: vec![("glimmer".to_string(), "glimmer".to_string())],
+            members: vec![("glimmer-lib".to_string(), "glimmer".to_string())],
+        };
+        assert_eq!(catalog.lookups(), &expected);
+        // An edited clone sees its edit, not the original's lookups.
+        let mut edited = catalog.clone();
+        edited.entries[0].venue = Some("BlorpConf".to_string());
+        assert_eq!(edited.lookups().venues, ["BlorpConf"]);
+        assert_eq!(catalog.lookups(), &expected);
+    }
 
     #[test]
     fn urls_compare_without_scheme_www_and_trailing_slash() {

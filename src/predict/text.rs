@@ -30,6 +30,14 @@ struct WordIds {
 /// The longest word packed into a `u128` key.
 const PACKED_BYTES: usize = 16;
 
+/// An ASCII word, lower-cased, as [`WordIds`] keys it.
+enum WordKey<'a> {
+    /// Its bytes in the low end of the integer, zeros after them: no word
+    /// holds a NUL (a separator), so that no two words are one key.
+    Packed(u128),
+    Long(&'a [u8]),
+}
+
 impl WordIds {
     fn clear(&mut self) {
         self.short.clear();
@@ -40,55 +48,24 @@ impl WordIds {
         self.short.len() + self.long.len()
     }
 
-    /// The id of `word` (lower-cased), or the id `find` gives it, then
-    /// remembered while there is room.
-    fn get_or_find(&mut self, word: &Word, find: impl FnOnce() -> u32) -> u32 {
-        if let Some(id) = match word.packed() {
-            Some(key) => self.short.get(&key),
-            None => self.long.get(word.bytes()),
+    /// The id of the word `key`, or the id `find` gives it, then remembered
+    /// while there is room.
+    #[inline]
+    fn get_or_find(&mut self, key: WordKey<'_>, find: impl FnOnce() -> u32) -> u32 {
+        if let Some(id) = match &key {
+            WordKey::Packed(packed) => self.short.get(packed),
+            WordKey::Long(bytes) => self.long.get(*bytes),
         } {
             return *id;
         }
         let id = find();
         if self.len() < REMEMBERED_WORDS {
-            match word.packed() {
-                Some(key) => self.short.insert(key, id),
-                None => self.long.insert(word.bytes().into(), id),
+            match key {
+                WordKey::Packed(packed) => self.short.insert(packed, id),
+                WordKey::Long(bytes) => self.long.insert(bytes.into(), id),
             };
         }
         id
-    }
-}
-
-/// An ASCII word being read, lower-cased, and zeros after it.
-struct Word {
-    buffer: [u8; LONGEST_WORD],
-    len: usize,
-}
-
-impl Word {
-    fn start(&mut self) {
-        self.buffer[..PACKED_BYTES].fill(0);
-        self.len = 0;
-    }
-
-    /// Adds an ASCII letter or digit (past [`LONGEST_WORD`], only counts it).
-    fn push(&mut self, byte: u8) {
-        if let Some(slot) = self.buffer.get_mut(self.len) {
-            *slot = byte.to_ascii_lowercase();
-        }
-        self.len += 1;
-    }
-
-    fn bytes(&self) -> &[u8] {
-        &self.buffer[..self.len.min(LONGEST_WORD)]
-    }
-
-    /// The word as one integer, if it is short enough: no word holds a NUL
-    /// (a separator), so the zeros after it make no two words one key.
-    fn packed(&self) -> Option<u128> {
-        let (head, _) = self.buffer.split_first_chunk::<PACKED_BYTES>()?;
-        (self.len <= PACKED_BYTES).then(|| u128::from_le_bytes(*head))
     }
 }
 
@@ -114,6 +91,40 @@ const BYTE_CLASS: [ByteClass; 256] = {
     }
     class
 };
+
+/// By length, the bits of a packed key that a word of that length fills.
+const PACKED_MASKS: [u128; PACKED_BYTES + 1] = {
+    let mut masks = [0; PACKED_BYTES + 1];
+    let mut len = 1;
+    while len <= PACKED_BYTES {
+        masks[len] = u128::MAX >> (8 * (PACKED_BYTES - len));
+        len += 1;
+    }
+    masks
+};
+
+/// The ASCII letters and digits `bytes[start..end]`, lower-cased, as a
+/// [`WordKey::Packed`]; `None` past [`PACKED_BYTES`]. Read as one integer
+/// and masked (a letter or digit is lower-cased by setting its 0x20 bit),
+/// not byte by byte: this is done for every word of a million records.
+#[inline]
+fn packed(bytes: &[u8], start: usize, end: usize) -> Option<u128> {
+    let len = end - start;
+    if len > PACKED_BYTES {
+        return None;
+    }
+    let mask = PACKED_MASKS[len];
+    let word = match bytes.get(start..start + PACKED_BYTES) {
+        Some(window) => u128::from_le_bytes(window.try_into().ok()?),
+        // Near the end of the text: the word alone, zeros after it.
+        None => {
+            let mut window = [0; PACKED_BYTES];
+            window[..len].copy_from_slice(&bytes[start..end]);
+            u128::from_le_bytes(window)
+        }
+    };
+    Some((word | u128::from_le_bytes([0x20; PACKED_BYTES])) & mask)
+}
 
 /// Tells tables apart, so that a thread's remembered words are those of the
 /// table it reads.
@@ -144,13 +155,25 @@ pub(super) struct TermTable {
     features: usize,
     /// This table's number (see [`TABLES`]).
     serial: u64,
-    /// By term id: the names that start with the term, as the rest of the
-    /// name and the tag (its slot). Indexed, not hashed: every word of a
-    /// million imported texts asks.
-    names: Vec<Vec<NameRest>>,
+    /// By term id: the names that start with the term. Indexed, not
+    /// hashed: every word of a million imported texts asks.
+    names: Vec<NameStarts>,
 }
 
-/// The terms of a name after its first, and the slot of its tag.
+/// The names that start with one term, and the slots of their tags.
+#[derive(Debug, Clone, Default)]
+struct NameStarts {
+    /// Names of that term alone.
+    whole: Box<[usize]>,
+    /// The second term of each longer name, apart from the rest of it: a
+    /// text's next term is compared with these alone, and few are equal.
+    seconds: Box<[u32]>,
+    /// By the place of its second term, the terms after it and the slot.
+    tails: Box<[NameRest]>,
+}
+
+/// Terms of a name (after its first, or its first two), and the slot of
+/// its tag.
 type NameRest = (Box<[u32]>, usize);
 
 /// What a text is made of, for the model.
@@ -190,9 +213,18 @@ impl TermTable {
                 }
             }
         }
-        table.names = vec![Vec::new(); table.ids.len()];
+        table.names = vec![NameStarts::default(); table.ids.len()];
         for (first, rests) in names {
-            table.names[first as usize] = rests;
+            let (whole, longer): (Vec<_>, Vec<_>) =
+                rests.into_iter().partition(|(r, _)| r.is_empty());
+            table.names[first as usize] = NameStarts {
+                whole: whole.into_iter().map(|(_, slot)| slot).collect(),
+                seconds: longer.iter().map(|(r, _)| r[0]).collect(),
+                tails: longer
+                    .into_iter()
+                    .map(|(r, slot)| (r[1..].into(), slot))
+                    .collect(),
+            };
         }
         table
     }
@@ -212,35 +244,37 @@ impl TermTable {
                 *table = self.serial;
             }
             let bytes = text.as_bytes();
-            let mut word = Word {
-                buffer: [0; LONGEST_WORD],
-                len: 0,
-            };
             let mut at = 0;
             while at < bytes.len() {
                 if BYTE_CLASS[usize::from(bytes[at])] == ByteClass::Separator {
                     at += 1;
                     continue;
                 }
-                // One pass finds the word's end, lower-cases it and tells
-                // whether it is ASCII.
+                // The word's end, and whether it is ASCII.
                 let start = at;
                 let mut ascii = true;
-                word.start();
                 while let Some(&byte) = bytes.get(at) {
                     match BYTE_CLASS[usize::from(byte)] {
                         ByteClass::Separator => break,
-                        ByteClass::AsciiWord => word.push(byte),
+                        ByteClass::AsciiWord => {}
                         ByteClass::NonAscii => ascii = false,
                     }
                     at += 1;
                 }
                 // Both ends are at ASCII bytes (or the end): char boundaries.
-                let text = &text[start..at];
+                let word = &text[start..at];
                 if !ascii {
-                    self.push_analyzed(text, sequence);
-                } else if text.len() < LONGEST_WORD {
-                    sequence.push(memo.get_or_find(&word, || self.id_of_word(text)));
+                    self.push_analyzed(word, sequence);
+                } else if let Some(packed) = packed(bytes, start, at) {
+                    let id = memo.get_or_find(WordKey::Packed(packed), || self.id_of_word(word));
+                    sequence.push(id);
+                } else if word.len() < LONGEST_WORD {
+                    let mut lower = [0; LONGEST_WORD];
+                    let lower = &mut lower[..word.len()];
+                    lower.copy_from_slice(word.as_bytes());
+                    lower.make_ascii_lowercase();
+                    let id = memo.get_or_find(WordKey::Long(lower), || self.id_of_word(word));
+                    sequence.push(id);
                 }
             }
         });
@@ -303,17 +337,25 @@ impl TermTable {
     /// tags it names to `named`.
     fn find_known(&self, sequence: &[u32], known: &mut Vec<u32>, named: &mut Vec<usize>) {
         for (at, &id) in sequence.iter().enumerate() {
-            if id == UNKNOWN {
+            // An unknown word (`UNKNOWN`) starts no name: past the end.
+            let Some(starts) = self.names.get(id as usize) else {
                 continue;
-            }
+            };
             if (id as usize) < self.features {
                 known.push(id);
             }
-            let after = &sequence[at + 1..];
-            for (rest, slot) in &self.names[id as usize] {
-                // Compared term by term: names are a word or three, too short
-                // for a call to memcmp to pay.
-                if rest.len() <= after.len() && rest.iter().zip(after).all(|(a, b)| a == b) {
+            if !starts.whole.is_empty() {
+                named.extend_from_slice(&starts.whole);
+            }
+            let Some((&next, after)) = sequence[at + 1..].split_first() else {
+                continue;
+            };
+            for (place, &second) in starts.seconds.iter().enumerate() {
+                if second != next {
+                    continue;
+                }
+                let (rest, slot) = &starts.tails[place];
+                if starts_with(after, rest) {
                     named.push(*slot);
                 }
             }
@@ -321,13 +363,23 @@ impl TermTable {
     }
 }
 
+/// Whether `terms` starts with `rest`, compared term by term: names are a
+/// word or three, too short for a call to memcmp to pay.
+#[inline]
+fn starts_with(terms: &[u32], rest: &[u32]) -> bool {
+    rest.len() <= terms.len() && rest.iter().zip(terms).all(|(a, b)| a == b)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::catalog::Tag;
 
+    fn tag(id: &str, label: &str, aliases: &[&str]) -> Tag {
+        Tag::for_test(id, label, aliases)
+    }
+
     fn vocabulary() -> Vocabulary {
-        let tag = Tag::for_test;
         Vocabulary::new(vec![
             tag("blorp-sharding", "Blorp sharding", &["sharded blorps"]),
             tag("zint-caching", "Zint caching", &["ZC"]),
@@ -350,7 +402,7 @@ mod tests {
     #[test]
     fn words_get_the_ids_of_the_analyzers_terms() {
         let text = format!(
-            "Zürich-based PIPELINES, pipelined; naïve 3-D x{} Ünïcode—dash l'état GPUs Decentralization MICROARCHITECTURES decentralizations",
+            "Zürich-based PIPELINES, pipelined; naïve 3-D x{} Ünïcode—dash l'état GPUs Decentralization MICROARCHITECTURES decentralizations Sixteenbytewords Seventeenbytewords gpt3XL Ab",
             "y".repeat(45)
         );
         let features: Vec<String> = terms(&text).into_iter().skip(1).step_by(2).collect();
@@ -366,6 +418,22 @@ mod tests {
         }
         assert!(fast.iter().any(|&id| id != UNKNOWN));
         assert!(fast.contains(&UNKNOWN));
+    }
+
+    #[test]
+    fn names_that_share_their_first_terms_are_each_found() {
+        let vocabulary = Vocabulary::new(vec![
+            tag("frob-glim", "Glim frob", &["glim frob rank"]),
+            tag("glim", "Glim", &[]),
+            tag("glim-zap", "Glim zap", &[]),
+            tag("frob-rank-glim", "Glim frob ranks", &[]),
+        ]);
+        let tags: Vec<String> = vocabulary.tags.iter().map(|t| t.id.clone()).collect();
+        let table = TermTable::new(Vec::new(), &vocabulary, &tags);
+        assert_eq!(table.analyze(["a glim frob rank"]).named, [0, 1, 3]);
+        assert_eq!(table.analyze(["glim zap; glim"]).named, [1, 2]);
+        assert_eq!(table.analyze(["a frob", "glim"]).named, [1]);
+        assert!(table.analyze(["frob zap"]).named.is_empty());
     }
 
     #[test]

@@ -130,18 +130,15 @@ fn search_then<C: tantivy::collector::Collector>(
     let searcher = open.reader.searcher();
     let fields = Fields::from_schema(&open.index.schema())?;
     let synonyms = Synonyms::new(&catalog.vocabulary);
-    let sections = catalog.section_names();
-    let venues = catalog.venue_names();
-    let work_names = catalog.work_names();
-    let members = catalog.project_members();
+    let lookups = catalog.lookups();
     let cx = Context {
         searcher: &searcher,
         fields: &fields,
         synonyms: &synonyms,
-        sections: &sections,
-        venues: &venues,
-        work_names: &work_names,
-        members: &members,
+        sections: &lookups.sections,
+        venues: &lookups.venues,
+        work_names: &lookups.works,
+        members: &lookups.members,
         name_stems: Default::default(),
         boosts,
     };

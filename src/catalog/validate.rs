@@ -295,7 +295,7 @@ fn check_project(catalog: &Catalog, entry: &Entry, problems: &mut Vec<Problem>) 
         .project
         .clone()
         .unwrap_or_else(|| entry.origin.entry.clone());
-    let problem = match catalog.entries.iter().find(|e| e.id == *project) {
+    let problem = match catalog.entry(project) {
         None => format!("`project` names `{project}`, which is no entry of the catalog"),
         Some(named) if named.kind != Kind::Project => {
             format!("`project` names `{project}`, which is a paper, not a project")

@@ -19,11 +19,6 @@ impl<'v> Synonyms<'v> {
         Synonyms { vocabulary }
     }
 
-    /// The tags narrower than `id` (see `Tag::broader`).
-    pub fn narrower(&self, id: &'v str) -> impl Iterator<Item = &'v Tag> + 'v {
-        self.vocabulary.narrower(id)
-    }
-
     pub fn lookup(&self, text: &str) -> Option<&'v Tag> {
         self.vocabulary.named(&squash(text))
     }

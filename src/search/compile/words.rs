@@ -47,26 +47,25 @@ impl Compilation<'_> {
         let mut loose: Vec<&str> = Vec::new();
         let completed = enumeration::completed(self.cx.synonyms, run);
         while i < run.len() {
-            // "tensor" of "data, tensor and pipeline parallelism".
-            if let Some(item) = completed.iter().find(|c| c.at == i) {
-                let parts = self.concept(&item.name, item.tag, Quoting::Plain);
-                clauses.extend(parts.into_iter().map(|q| (Occur::Should, q)));
-                let parts = self.text_parts(run[i].trim_end_matches(','), Quoting::Plain);
-                clauses.extend(parts.into_iter().map(|q| (Occur::Should, q)));
-                self.pairs(&plain, clauses);
-                plain.clear();
-                i += 1;
-                continue;
-            }
-            if let Some((len, tag)) = self.cx.synonyms.longest_at(run, i) {
-                let span = run[i..i + len].join(" ");
+            // A technique's name, or an item of an enumeration completed to
+            // one ("tensor" of "data, tensor and pipeline parallelism").
+            let named = match completed.iter().find(|c| c.at == i) {
+                Some(item) => Some((item.name.clone(), item.tag, 1)),
+                None => self
+                    .cx
+                    .synonyms
+                    .longest_at(run, i)
+                    .map(|(len, tag)| (run[i..i + len].join(" "), tag, len)),
+            };
+            if let Some((span, tag, len)) = named {
                 let parts = self.concept(&span, tag, Quoting::Plain);
                 clauses.extend(parts.into_iter().map(|q| (Occur::Should, q)));
                 // The words still count on their own: "pipeline bubble" is
                 // about bubbles, not any pipeline work.
-                if len > 1 {
-                    for word in &run[i..i + len] {
-                        let parts = self.text_parts(word, Quoting::Plain);
+                let typed = &run[i..i + len];
+                if len > 1 || squash(typed[0]) != squash(&span) {
+                    for word in typed {
+                        let parts = self.text_parts(word.trim_end_matches(','), Quoting::Plain);
                         clauses.extend(parts.into_iter().map(|q| (Occur::Should, q)));
                     }
                 }
@@ -136,7 +135,7 @@ impl Compilation<'_> {
                 alternatives.push(self.tagged(field, &tag.id, weight, what, ""));
             }
             // A kind of the technique is about it too, a little less.
-            for narrower in self.cx.synonyms.narrower(&tag.id) {
+            for narrower in self.cx.synonyms.vocabulary().narrower(&tag.id) {
                 let aside = format!(" (a kind of {})", tag.id);
                 let weight = b.tag * b.narrower;
                 alternatives.push(self.tagged(f.tags, &narrower.id, weight, "tagged", &aside));

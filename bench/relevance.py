@@ -3,7 +3,7 @@
 on the tuning half and the held-out half (the split of tests/relevance.rs).
 
     python3 bench/relevance.py [BINARY] [--catalog DIR] [--ranking "key = value; ..."]
-                               [--abstracts] [-v]
+                               [--abstracts] [--half tuning|held-out] [-v]
 
 BINARY defaults to target/release/distml-search. --ranking writes a
 ranking.toml into a copy of the catalog, to compare weights; tune on the
@@ -12,7 +12,9 @@ metadata.json, as `index` online would give about 80 of them: no real
 abstract is available offline (nor written from memory), so each is the
 entry's own title and note followed by the notes of three other entries
 drawn at random (seed 7), which stand for the incidental words a real
-abstract holds. -v prints every query with its nDCG and top three.
+abstract holds. --half runs one half alone (bench/tune.py searches weights
+on the tuning half without reading the other). -v prints every query with
+its nDCG and top three.
 """
 import argparse, json, math, os, random, re, shutil, subprocess, tempfile
 from collections import defaultdict
@@ -23,6 +25,7 @@ parser.add_argument("binary", nargs="?", default=os.path.join(root, "target", "r
 parser.add_argument("--catalog", default=os.path.join(root, "catalog"))
 parser.add_argument("--ranking")
 parser.add_argument("--abstracts", action="store_true")
+parser.add_argument("--half", choices=["tuning", "held-out"])
 parser.add_argument("-v", action="store_true")
 args = parser.parse_args()
 
@@ -62,6 +65,8 @@ with tempfile.TemporaryDirectory() as tmp:
     index = os.path.join(tmp, "index")
     table = defaultdict(lambda: [0.0, 0.0, 0.0, 0])
     for kind, query, grades, held in judged:
+        if args.half and held != (args.half == "held-out"):
+            continue
         out = subprocess.run([args.binary, "--catalog", catalog, "--index", index, "search", "--json", "-n", "10", query],
                              capture_output=True, text=True).stdout
         ranked = [json.loads(l)["id"] for l in out.splitlines()][:10]
@@ -78,5 +83,5 @@ with tempfile.TemporaryDirectory() as tmp:
             t[0] += ndcg; t[1] += rr; t[2] += recall; t[3] += 1
     print(f"{'':<10} {'tuning: nDCG MRR R@10 (n)':>27}   {'held out: nDCG MRR R@10 (n)':>27}")
     for kind in sorted({k for k, _ in table}, key=lambda k: (k != "all", k)):
-        row = lambda h: (lambda t: f"{t[0]/t[3]:.3f} {t[1]/t[3]:.3f} {t[2]/t[3]:.3f} ({t[3]:>3})")(table[(kind, h)])
+        row = lambda h: (lambda t: f"{t[0]/t[3]:.3f} {t[1]/t[3]:.3f} {t[2]/t[3]:.3f} ({t[3]:>3})" if t[3] else "-")(table[(kind, h)])
         print(f"{kind:<10} {row(False):>27}   {row(True):>27}")

@@ -894,3 +894,58 @@ note = "Blorps in stages."
         .success()
         .stdout_has("  project   frobnicator\n");
 }
+
+#[test]
+fn works_about_the_first_results_technique_come_next() {
+    let files = r#"[section]
+name = "Frugality"
+order = 1
+
+[[entry]]
+id = "quibble-2021"
+kind = "paper"
+title = "Quibble: Frugal Memory for Deep Nets"
+url = "https://example.org/q1"
+year = 2021
+tags = ["activation-recomputation"]
+note = "Keeps a few activations."
+
+[[entry]]
+id = "zorp-2022"
+kind = "paper"
+title = "Zorp: Deep Nets that Talk"
+url = "https://example.org/q2"
+year = 2022
+tags = ["collective-communication"]
+note = "Nets exchanging gradients."
+
+[[entry]]
+id = "grolt-2020"
+kind = "paper"
+title = "Grolt: Forward Passes Again"
+url = "https://example.org/q3"
+year = 2020
+tags = ["activation-recomputation"]
+note = "Repeats forward passes to save memory."
+"#;
+    let fixture = Fixture::with_files(&[("tags.toml", common::TAGS), ("frugal.toml", files)]);
+    let query = "frugal memory for deep nets";
+    // Zorp shares more of the query's words; Grolt is about Quibble's
+    // technique.
+    assert_eq!(
+        search_ids(&fixture, &[query]),
+        ["quibble-2021", "grolt-2020", "zorp-2022"]
+    );
+    fixture
+        .cmd()
+        .args(["search", "--explain", "-n", "2", query])
+        .run()
+        .success()
+        .stdout_has("  feedback: shares activation-recomputation with result 1\n");
+    // Without feedback, the words alone decide.
+    std::fs::write(fixture.catalog().join("ranking.toml"), "feedback = 0\n").unwrap();
+    assert_eq!(
+        search_ids(&fixture, &[query]),
+        ["quibble-2021", "zorp-2022", "grolt-2020"]
+    );
+}

@@ -58,6 +58,9 @@ pub struct Boosts {
     /// The same for a venue typed as a word.
     pub venue_word: f32,
     pub venue_scale: f32,
+    /// Results behind the first gain its score times this times the share
+    /// of its tags they hold (see `feedback`).
+    pub feedback: f32,
 }
 
 impl Default for Boosts {
@@ -85,6 +88,7 @@ impl Default for Boosts {
             year_near_scale: 0.5,
             venue_word: 2.0,
             venue_scale: 2.0,
+            feedback: 0.5,
         }
     }
 }

@@ -6,6 +6,7 @@
 use tantivy::query::Query;
 use tantivy::{DocAddress, Searcher};
 
+use super::feedback::Feedback;
 use super::labelled::MARK;
 use super::scaled::SCALE_MARK;
 use crate::error::Error;
@@ -22,10 +23,12 @@ pub enum ExplainStyle {
 /// Clauses shown before the rest are summed up in one line.
 const SHOWN: usize = 8;
 
+/// `feedback`: what feedback from the first result added to the score.
 pub fn explain(
     query: &dyn Query,
     searcher: &Searcher,
     address: DocAddress,
+    feedback: Option<&Feedback>,
     style: ExplainStyle,
 ) -> Result<String, Error> {
     let explanation = query.explain(searcher, address)?;
@@ -33,10 +36,22 @@ pub fn explain(
         serde_json::from_str(&explanation.to_pretty_json()).unwrap_or_default();
     let mut out = String::new();
     match style {
-        ExplainStyle::Raw => render_tree(&json, 0, &mut out),
-        ExplainStyle::Readable => render_clauses(&json, &mut out),
+        ExplainStyle::Raw => {
+            render_tree(&json, 0, &mut out);
+            if let Some(feedback) = feedback {
+                out.push_str(&format!("+{:.3} {}\n", feedback.bonus, said(feedback)));
+            }
+        }
+        ExplainStyle::Readable => render_clauses(&json, feedback, &mut out),
     }
     Ok(out)
+}
+
+fn said(feedback: &Feedback) -> String {
+    format!(
+        "feedback: shares {} with result 1",
+        feedback.shared.join(", ")
+    )
 }
 
 fn value(node: &serde_json::Value) -> f64 {
@@ -58,12 +73,13 @@ fn children(node: &serde_json::Value) -> &[serde_json::Value] {
 }
 
 /// The score, then each outermost labelled clause that scored.
-fn render_clauses(root: &serde_json::Value, out: &mut String) {
+fn render_clauses(root: &serde_json::Value, feedback: Option<&Feedback>, out: &mut String) {
     let mut clauses = Vec::new();
     let mut factors = Vec::new();
     collect_labelled(root, &mut clauses, &mut factors);
     clauses.sort_by(|a, b| b.0.total_cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
-    out.push_str(&format!("{:.3} score, from:\n", value(root)));
+    let bonus = feedback.map_or(0.0, |f| f64::from(f.bonus));
+    out.push_str(&format!("{:.3} score, from:\n", value(root) + bonus));
     for (score, label) in clauses.iter().take(SHOWN) {
         out.push_str(&format!("  {score:>7.3}  {label}\n"));
     }
@@ -76,6 +92,10 @@ fn render_clauses(root: &serde_json::Value, out: &mut String) {
     // The clauses' scores are before the factors of the facets typed.
     for factor in factors {
         out.push_str(&format!("  {factor}\n"));
+    }
+    // Added to the whole, after the factors.
+    if let Some(feedback) = feedback {
+        out.push_str(&format!("  {bonus:>7.3}  {}\n", said(feedback)));
     }
 }
 

@@ -18,7 +18,7 @@ pub fn build(
     request: &SearchRequest<'_>,
 ) -> Result<Vec<Hit>, Error> {
     let mut hits = Vec::with_capacity(ranked.top.len());
-    for (score, address) in ranked.top {
+    for &(score, address) in &ranked.top {
         let doc: TantivyDocument = cx.searcher.doc(address)?;
         let hit = Hit {
             rank: 0,
@@ -37,11 +37,17 @@ pub fn build(
     }
     hits.truncate(request.limit);
     let query = &*plan.exact.query;
+    let given = |address: DocAddress| {
+        (ranked.feedback.iter())
+            .find(|(a, _)| *a == address)
+            .map(|(_, f)| f)
+    };
     let mut hits: Vec<Hit> = hits
         .into_iter()
         .map(|(mut hit, address)| {
             if let Some(style) = request.explain {
-                hit.explanation = Some(explain(query, cx.searcher, address, style)?);
+                let feedback = given(address);
+                hit.explanation = Some(explain(query, cx.searcher, address, feedback, style)?);
             }
             Ok(hit)
         })

@@ -6,6 +6,7 @@ mod compile;
 pub mod counts;
 mod explain;
 mod facets;
+mod feedback;
 pub mod filter;
 mod hits;
 mod labelled;

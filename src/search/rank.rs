@@ -7,6 +7,7 @@ use tantivy::collector::{Collector, TopDocs};
 
 use super::SearchRequest;
 use super::compile::Context;
+use super::feedback::{self, Feedback};
 use super::listing::listing;
 use super::plan::{Plan, TWO_PHASE_MIN_DOCS};
 use super::two_phase::{self, Ranking};
@@ -24,6 +25,8 @@ pub struct Ranked {
     pub ranking: Ranking,
     /// Whether more documents matched than were asked for.
     pub more: bool,
+    /// What feedback from the first result gave the results it raised.
+    pub feedback: Vec<(DocAddress, Feedback)>,
 }
 
 /// The ranked documents, and what `also` collected from every match.
@@ -35,7 +38,12 @@ pub fn rank<C: Collector>(
 ) -> Result<(Ranked, Option<C::Fruit>), Error> {
     // One more than asked tells whether there are more, without counting
     // every match (which would defeat tantivy's top-k pruning).
-    let wanted = request.limit.max(1) + 1;
+    let with_feedback = plan.exact.scoring && feedback::applies(&plan.root, cx.boosts.feedback);
+    let wanted = if with_feedback {
+        (request.limit.max(1) + 1).max(feedback::POOL)
+    } else {
+        request.limit.max(1) + 1
+    };
     let (mut top, mut ranking, fruit) = top_docs_and(cx, plan, request.exhaustive, wanted, also)?;
     // Results tied with the last one shown may go on past those fetched: all
     // of them are fetched, so that the tie-breaks of `hits` choose which
@@ -54,10 +62,21 @@ pub fn rank<C: Collector>(
         (top, ranking) = top_docs(cx, plan, request.exhaustive, fetched)?;
     }
     let more = top.len() > request.limit;
+    let feedback = if with_feedback {
+        feedback::rerank(cx.searcher, &mut top, cx.boosts.feedback)?
+    } else {
+        Vec::new()
+    };
     if !settle_ties {
         top.truncate(request.limit);
     }
-    Ok((Ranked { top, ranking, more }, fruit))
+    let ranked = Ranked {
+        top,
+        ranking,
+        more,
+        feedback,
+    };
+    Ok((ranked, fruit))
 }
 
 /// [`top_docs`], and `also` run on every match: in the same pass when the

@@ -4,6 +4,9 @@
 //! rebuilding.
 //!
 //!   cargo run --release --manifest-path bench/scale/Cargo.toml --bin queries -- INDEX [RUNS [ONLY]]
+//!
+//! The catalog and its ranking weights are the shipped ones, or those of
+//! `DISTML_CATALOG` (a copy with a `ranking.toml`, to time other weights).
 
 use std::path::Path;
 use std::time::Instant;
@@ -19,11 +22,13 @@ fn main() {
     let runs: usize = args.get(1).and_then(|r| r.parse().ok()).unwrap_or(20);
     let only = args.get(2).map(String::as_str).unwrap_or("");
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let (catalog, _) = load_dir(&root.join("catalog")).expect("the shipped catalog");
+    let catalog_dir = std::env::var_os("DISTML_CATALOG").map_or(root.join("catalog"), std::path::PathBuf::from);
+    let (catalog, _) = load_dir(&catalog_dir).expect("a catalog");
+    let boosts = Boosts::load(Some(&catalog_dir)).expect("its ranking weights");
     let open = IndexDir::new(std::path::PathBuf::from(index)).open().expect("index").expect("an index");
     let ids = |exhaustive: bool, query: &str| -> Vec<String> {
         let request = SearchRequest { query, filters: vec![], limit: 10, explain: None, exhaustive };
-        let outcome = search(&open, &catalog, &request, Boosts::default()).expect("search");
+        let outcome = search(&open, &catalog, &request, boosts).expect("search");
         outcome.hits.into_iter().map(|h| h.record.id).collect()
     };
     println!("  median  exhaustive  same top 10  query");

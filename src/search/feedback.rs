@@ -1,0 +1,161 @@
+//! Feedback from the first result: the works that share its techniques
+//! come after it. A title or a described need finds its work first, and
+//! what a reader wants next is the other works about the same techniques,
+//! which may share few of the query's words ("training deep nets with
+//! sublinear memory": the other rematerialization papers).
+//!
+//! Each candidate behind the first gains the first's score times the
+//! `feedback` weight times the share of the first's tags it holds, and
+//! stays behind the first. Only curated tags count: they are in a column,
+//! where a candidate's are read without reading its document.
+
+use std::collections::HashMap;
+
+use tantivy::columnar::StrColumn;
+use tantivy::{DocAddress, Searcher};
+
+use super::query::Node;
+use crate::error::Error;
+
+/// Candidates fetched for feedback to reorder, however few are shown.
+pub const POOL: usize = 40;
+
+/// What feedback added to a result's score, and why.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Feedback {
+    pub bonus: f32,
+    /// The first result's tags that this one shares, by name.
+    pub shared: Vec<String>,
+}
+
+/// Whether feedback reorders the results of `root` at `weight`. Not when
+/// the query types a year or a venue: those already say which works come
+/// first, and the first one's techniques would undo it.
+pub fn applies(root: &Node, weight: f32) -> bool {
+    weight > 0.0 && !names_a_facet(root)
+}
+
+fn names_a_facet(node: &Node) -> bool {
+    match node {
+        Node::Boost { .. } => true,
+        Node::Group(children) | Node::And(children) | Node::Or(children) => {
+            children.iter().any(names_a_facet)
+        }
+        Node::Required(inner) => names_a_facet(inner),
+        _ => false,
+    }
+}
+
+/// Reorders `top` (best first) by feedback from its first result, and says
+/// what each result that gained was given. Nothing changes when the first
+/// place is tied (which result leads would depend on the index's order) or
+/// the first result has no tags.
+pub fn rerank(
+    searcher: &Searcher,
+    top: &mut [(f32, DocAddress)],
+    weight: f32,
+) -> Result<Vec<(DocAddress, Feedback)>, Error> {
+    let (lead_score, lead) = match top {
+        [first, second, ..] if first.0 > second.0 => *first,
+        _ => return Ok(Vec::new()),
+    };
+    let mut columns = Columns::new(searcher);
+    let lead_tags = columns.tags(lead)?;
+    if lead_tags.is_empty() {
+        return Ok(Vec::new());
+    }
+    // Behind the first, however much is added.
+    let ceiling = lead_score.next_down();
+    let mut given = Vec::new();
+    for (score, address) in top.iter_mut().skip(1) {
+        let shared: Vec<String> = columns
+            .tags(*address)?
+            .into_iter()
+            .filter(|t| lead_tags.contains(t))
+            .collect();
+        if shared.is_empty() {
+            continue;
+        }
+        let raised = (*score + weight * lead_score * shared.len() as f32 / lead_tags.len() as f32)
+            .min(ceiling);
+        if raised > *score {
+            given.push((
+                *address,
+                Feedback {
+                    bonus: raised - *score,
+                    shared,
+                },
+            ));
+            *score = raised;
+        }
+    }
+    // Stable: results that gained alike keep their order.
+    top[1..].sort_by(|a, b| b.0.total_cmp(&a.0));
+    Ok(given)
+}
+
+/// The `tags` column of each segment, opened once.
+struct Columns<'a> {
+    searcher: &'a Searcher,
+    open: HashMap<u32, Option<StrColumn>>,
+}
+
+impl<'a> Columns<'a> {
+    fn new(searcher: &'a Searcher) -> Self {
+        Columns {
+            searcher,
+            open: HashMap::new(),
+        }
+    }
+
+    /// The curated tags of the document at `address`.
+    fn tags(&mut self, address: DocAddress) -> Result<Vec<String>, Error> {
+        let column = match self.open.entry(address.segment_ord) {
+            std::collections::hash_map::Entry::Occupied(e) => e.into_mut(),
+            std::collections::hash_map::Entry::Vacant(e) => {
+                let segment = self.searcher.segment_reader(address.segment_ord);
+                e.insert(segment.fast_fields().str("tags")?)
+            }
+        };
+        let Some(column) = column else {
+            return Ok(Vec::new());
+        };
+        let mut tags = Vec::new();
+        for ord in column.term_ords(address.doc_id) {
+            let mut tag = String::new();
+            column
+                .ord_to_str(ord, &mut tag)
+                .map_err(tantivy::TantivyError::from)?;
+            tags.push(tag);
+        }
+        Ok(tags)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::filter::{Filter, YearRange};
+
+    fn word(text: &str) -> Node {
+        Node::Word {
+            text: text.into(),
+            column: 0,
+        }
+    }
+
+    #[test]
+    fn a_typed_year_or_venue_turns_feedback_off() {
+        let words = Node::Group(vec![word("frugal"), word("memory")]);
+        assert!(applies(&words, 0.5));
+        assert!(!applies(&words, 0.0), "a weight of 0 turns it off");
+        let year = Node::Boost {
+            filter: Filter::Year(YearRange::from(2021)),
+            column: 7,
+        };
+        let with_year = Node::Group(vec![word("frugal"), year.clone()]);
+        assert!(!applies(&with_year, 0.5));
+        let required = Node::And(vec![word("frugal"), Node::Required(Box::new(year))]);
+        assert!(!applies(&required, 0.5));
+    }
+}

@@ -137,8 +137,10 @@ fn an_imported_record_carries_its_predicted_tags_in_json() {
     assert!(score.is_some_and(|s| s.as_f64().is_some_and(|s| s > 0.0)));
     assert_eq!(
         record,
+        // Third: Stagger, curated with the first result's tag, gains more
+        // from feedback than a predicted tag gives.
         json!({
-            "rank": 2, "collection": "arxiv", "id": "arxiv:1412.99981", "kind": "paper",
+            "rank": 3, "collection": "arxiv", "id": "arxiv:1412.99981", "kind": "paper",
             "title": "Balancing Wobble Stages", "authors": ["Ada Example", "Bob Placeholder"],
             "venue": "arXiv", "year": 2020, "section": "cs.DC", "tags": [], "uses": [],
             "predicted_tags": ["pipeline-parallelism"],
@@ -152,6 +154,34 @@ fn an_imported_record_carries_its_predicted_tags_in_json() {
         hit(&unrelated, "arxiv:1412.99982")["predicted_tags"],
         json!([])
     );
+}
+
+#[test]
+fn a_predicted_tag_shared_with_the_first_result_gains_a_quarter_of_a_curated_one() {
+    let fixture = imported();
+    let run = fixture
+        .cmd()
+        .args(["search", "--explain", "wobble"])
+        .run()
+        .success();
+    let explained = |id_line: &str| {
+        let at = run.stdout().find(id_line).expect(id_line);
+        let block = &run.stdout()[at..];
+        let end = block.find("\n\n").unwrap_or(block.len());
+        block[..end].to_string()
+    };
+    let curated = explained("Stagger: More Pretend Stages");
+    let predicted = explained("Balancing Wobble Stages");
+    assert!(
+        predicted.contains("  feedback: shares pipeline-parallelism (predicted) with result 1\n"),
+        "{predicted}"
+    );
+    let bonus = |block: &str| -> f64 {
+        let line = block.lines().find(|l| l.contains("feedback:")).unwrap();
+        line.split_whitespace().next().unwrap().parse().unwrap()
+    };
+    let ratio = bonus(&predicted) / bonus(&curated);
+    assert!((ratio - 0.25).abs() < 0.01, "{ratio}: {curated}\n{predicted}");
 }
 
 #[test]

@@ -66,7 +66,7 @@ pub struct Boosts {
 impl Default for Boosts {
     fn default() -> Self {
         Boosts {
-            title: 3.0,
+            title: 1.5,
             tag_text: 2.0,
             note: 2.0,
             abstract_text: 1.0,

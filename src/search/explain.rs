@@ -48,10 +48,14 @@ pub fn explain(
 }
 
 fn said(feedback: &Feedback) -> String {
-    format!(
-        "feedback: shares {} with result 1",
-        feedback.shared.join(", ")
-    )
+    let mut tags = feedback.shared.clone();
+    tags.extend(
+        feedback
+            .predicted
+            .iter()
+            .map(|t| format!("{t} (predicted)")),
+    );
+    format!("feedback: shares {} with result 1", tags.join(", "))
 }
 
 fn value(node: &serde_json::Value) -> f64 {

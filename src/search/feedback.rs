@@ -12,8 +12,10 @@
 use std::collections::HashMap;
 
 use tantivy::columnar::StrColumn;
-use tantivy::{DocAddress, Searcher};
+use tantivy::schema::IndexRecordOption;
+use tantivy::{DocAddress, DocId, DocSet, Searcher, Term};
 
+use super::compile::Context;
 use super::query::Node;
 use crate::error::Error;
 
@@ -26,6 +28,8 @@ pub struct Feedback {
     pub bonus: f32,
     /// The first result's tags that this one shares, by name.
     pub shared: Vec<String>,
+    /// Those it shares as predicted tags only.
+    pub predicted: Vec<String>,
 }
 
 /// Whether feedback reorders the results of `root` at `weight`. Not when
@@ -46,52 +50,106 @@ fn names_a_facet(node: &Node) -> bool {
     }
 }
 
+/// Whether the first of `top` (best first) gives feedback: it leads alone,
+/// and has tags.
+pub fn leads(searcher: &Searcher, top: &[(f32, DocAddress)]) -> Result<bool, Error> {
+    match top {
+        [first, second, ..] if first.0 > second.0 => {
+            Ok(!Columns::new(searcher).tags(first.1)?.is_empty())
+        }
+        _ => Ok(false),
+    }
+}
+
 /// Reorders `top` (best first) by feedback from its first result, and says
 /// what each result that gained was given. Nothing changes when the first
 /// place is tied (which result leads would depend on the index's order) or
-/// the first result has no tags.
+/// the first result has no tags. A tag a result only has predicted counts
+/// `predicted / tag` (the weights of `Boosts`) of a curated one.
 pub fn rerank(
-    searcher: &Searcher,
+    cx: &Context<'_>,
     top: &mut [(f32, DocAddress)],
-    weight: f32,
 ) -> Result<Vec<(DocAddress, Feedback)>, Error> {
     let (lead_score, lead) = match top {
         [first, second, ..] if first.0 > second.0 => *first,
         _ => return Ok(Vec::new()),
     };
-    let mut columns = Columns::new(searcher);
+    let mut columns = Columns::new(cx.searcher);
     let lead_tags = columns.tags(lead)?;
     if lead_tags.is_empty() {
         return Ok(Vec::new());
     }
+    let mut found: Vec<Feedback> = Vec::with_capacity(top.len());
+    for &(_, address) in top.iter() {
+        let curated = columns.tags(address)?;
+        found.push(Feedback {
+            bonus: 0.0,
+            shared: lead_tags
+                .iter()
+                .filter(|t| curated.contains(t))
+                .cloned()
+                .collect(),
+            predicted: Vec::new(),
+        });
+    }
+    add_predicted(cx, top, &lead_tags, &mut found)?;
+    let predicted_share = if cx.boosts.tag > 0.0 {
+        cx.boosts.predicted / cx.boosts.tag
+    } else {
+        0.0
+    };
     // Behind the first, however much is added.
     let ceiling = lead_score.next_down();
     let mut given = Vec::new();
-    for (score, address) in top.iter_mut().skip(1) {
-        let shared: Vec<String> = columns
-            .tags(*address)?
-            .into_iter()
-            .filter(|t| lead_tags.contains(t))
-            .collect();
-        if shared.is_empty() {
-            continue;
-        }
-        let raised = (*score + weight * lead_score * shared.len() as f32 / lead_tags.len() as f32)
-            .min(ceiling);
+    for ((score, address), mut feedback) in top.iter_mut().zip(found).skip(1) {
+        let held = feedback.shared.len() as f32 + predicted_share * feedback.predicted.len() as f32;
+        let share = held / lead_tags.len() as f32;
+        let raised = (*score + cx.boosts.feedback * lead_score * share).min(ceiling);
         if raised > *score {
-            given.push((
-                *address,
-                Feedback {
-                    bonus: raised - *score,
-                    shared,
-                },
-            ));
+            feedback.bonus = raised - *score;
+            given.push((*address, feedback));
             *score = raised;
         }
     }
     // Stable: results that gained alike keep their order.
     top[1..].sort_by(|a, b| b.0.total_cmp(&a.0));
     Ok(given)
+}
+
+/// To each result's `predicted`, the first result's tags that it has
+/// predicted and not curated: found in the postings of `predicted`, sought
+/// in each segment's candidates in document order, as postings are read.
+fn add_predicted(
+    cx: &Context<'_>,
+    top: &[(f32, DocAddress)],
+    lead_tags: &[String],
+    found: &mut [Feedback],
+) -> Result<(), Error> {
+    let mut by_segment: Vec<(u32, DocId, usize)> = (top.iter().enumerate().skip(1))
+        .map(|(i, (_, a))| (a.segment_ord, a.doc_id, i))
+        .collect();
+    by_segment.sort_unstable();
+    for segment in by_segment.chunk_by(|a, b| a.0 == b.0) {
+        let reader = cx.searcher.segment_reader(segment[0].0);
+        let inverted = reader.inverted_index(cx.fields.predicted)?;
+        for tag in lead_tags {
+            let term = Term::from_field_text(cx.fields.predicted, tag);
+            let postings = (inverted.read_postings(&term, IndexRecordOption::Basic))
+                .map_err(tantivy::TantivyError::from)?;
+            let Some(mut postings) = postings else {
+                continue;
+            };
+            for &(_, doc, i) in segment {
+                if postings.doc() <= doc
+                    && postings.seek(doc) == doc
+                    && !found[i].shared.contains(tag)
+                {
+                    found[i].predicted.push(tag.clone());
+                }
+            }
+        }
+    }
+    Ok(())
 }
 
 /// The `tags` column of each segment, opened once.

@@ -181,7 +181,10 @@ fn a_predicted_tag_shared_with_the_first_result_gains_a_quarter_of_a_curated_one
         line.split_whitespace().next().unwrap().parse().unwrap()
     };
     let ratio = bonus(&predicted) / bonus(&curated);
-    assert!((ratio - 0.25).abs() < 0.01, "{ratio}: {curated}\n{predicted}");
+    assert!(
+        (ratio - 0.25).abs() < 0.01,
+        "{ratio}: {curated}\n{predicted}"
+    );
 }
 
 #[test]

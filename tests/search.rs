@@ -927,25 +927,44 @@ url = "https://example.org/q3"
 year = 2020
 tags = ["activation-recomputation"]
 note = "Repeats forward passes to save memory."
+
+[[entry]]
+id = "plonk-2019"
+kind = "paper"
+title = "Plonk: Gossip Among Workers"
+url = "https://example.org/q4"
+year = 2019
+tags = ["collective-communication"]
+uses = ["activation-recomputation"]
+note = "Gossips gradients, recomputing activations for memory."
 "#;
     let fixture = Fixture::with_files(&[("tags.toml", common::TAGS), ("frugal.toml", files)]);
     let query = "frugal memory for deep nets";
     // Zorp shares more of the query's words; Grolt is about Quibble's
-    // technique.
+    // technique, and Plonk uses it.
     assert_eq!(
         search_ids(&fixture, &[query]),
-        ["quibble-2021", "grolt-2020", "zorp-2022"]
+        ["quibble-2021", "grolt-2020", "plonk-2019", "zorp-2022"]
     );
-    fixture
+    let run = fixture
         .cmd()
-        .args(["search", "--explain", "-n", "2", query])
+        .args(["search", "--explain", query])
         .run()
-        .success()
-        .stdout_has("  feedback: shares activation-recomputation with result 1\n");
+        .success();
+    let bonus = |said: &str| -> f64 {
+        let line = (run.stdout().lines())
+            .find(|l| l.ends_with(said))
+            .unwrap_or_else(|| panic!("no {said:?} in {}", run.stdout()));
+        line.split_whitespace().next().unwrap().parse().unwrap()
+    };
+    let about = bonus("  feedback: shares activation-recomputation with result 1");
+    let used = bonus("  feedback: shares activation-recomputation (used) with result 1");
+    // As a use weighs against a tag (2 against 4).
+    assert!((used / about - 0.5).abs() < 0.01, "{used} against {about}");
     // Without feedback, the words alone decide.
     std::fs::write(fixture.catalog().join("ranking.toml"), "feedback = 0\n").unwrap();
     assert_eq!(
         search_ids(&fixture, &[query]),
-        ["quibble-2021", "zorp-2022", "grolt-2020"]
+        ["quibble-2021", "zorp-2022", "plonk-2019", "grolt-2020"]
     );
 }

@@ -48,13 +48,12 @@ pub fn explain(
 }
 
 fn said(feedback: &Feedback) -> String {
+    let marked = |tags: &[String], how: &str| -> Vec<String> {
+        tags.iter().map(|t| format!("{t} ({how})")).collect()
+    };
     let mut tags = feedback.shared.clone();
-    tags.extend(
-        feedback
-            .predicted
-            .iter()
-            .map(|t| format!("{t} (predicted)")),
-    );
+    tags.extend(marked(&feedback.used, "used"));
+    tags.extend(marked(&feedback.predicted, "predicted"));
     format!("feedback: shares {} with result 1", tags.join(", "))
 }
 

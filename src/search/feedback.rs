@@ -28,6 +28,8 @@ pub struct Feedback {
     pub bonus: f32,
     /// The first result's tags that this one shares, by name.
     pub shared: Vec<String>,
+    /// Those it uses without being about them (its `uses`).
+    pub used: Vec<String>,
     /// Those it shares as predicted tags only.
     pub predicted: Vec<String>,
 }
@@ -55,7 +57,7 @@ fn names_a_facet(node: &Node) -> bool {
 pub fn leads(searcher: &Searcher, top: &[(f32, DocAddress)]) -> Result<bool, Error> {
     match top {
         [first, second, ..] if first.0 > second.0 => {
-            Ok(!Columns::new(searcher).tags(first.1)?.is_empty())
+            Ok(!Columns::new(searcher, "tags").tags(first.1)?.is_empty())
         }
         _ => Ok(false),
     }
@@ -64,8 +66,9 @@ pub fn leads(searcher: &Searcher, top: &[(f32, DocAddress)]) -> Result<bool, Err
 /// Reorders `top` (best first) by feedback from its first result, and says
 /// what each result that gained was given. Nothing changes when the first
 /// place is tied (which result leads would depend on the index's order) or
-/// the first result has no tags. A tag a result only has predicted counts
-/// `predicted / tag` (the weights of `Boosts`) of a curated one.
+/// the first result has no tags. A tag a result only uses counts `uses /
+/// tag` (the weights of `Boosts`) of a curated one, a tag it only has
+/// predicted `predicted / tag`.
 pub fn rerank(
     cx: &Context<'_>,
     top: &mut [(f32, DocAddress)],
@@ -74,7 +77,8 @@ pub fn rerank(
         [first, second, ..] if first.0 > second.0 => *first,
         _ => return Ok(Vec::new()),
     };
-    let mut columns = Columns::new(cx.searcher);
+    let mut columns = Columns::new(cx.searcher, "tags");
+    let mut uses = Columns::new(cx.searcher, "uses");
     let lead_tags = columns.tags(lead)?;
     if lead_tags.is_empty() {
         return Ok(Vec::new());
@@ -82,27 +86,33 @@ pub fn rerank(
     let mut found: Vec<Feedback> = Vec::with_capacity(top.len());
     for &(_, address) in top.iter() {
         let curated = columns.tags(address)?;
+        let used = uses.tags(address)?;
+        let (shared, rest): (Vec<String>, Vec<String>) =
+            (lead_tags.iter().cloned()).partition(|t| curated.contains(t));
         found.push(Feedback {
             bonus: 0.0,
-            shared: lead_tags
-                .iter()
-                .filter(|t| curated.contains(t))
-                .cloned()
-                .collect(),
+            shared,
+            used: rest.into_iter().filter(|t| used.contains(t)).collect(),
             predicted: Vec::new(),
         });
     }
     add_predicted(cx, top, &lead_tags, &mut found)?;
-    let predicted_share = if cx.boosts.tag > 0.0 {
-        cx.boosts.predicted / cx.boosts.tag
-    } else {
-        0.0
+    // Relative to a curated tag, as the tag clauses weigh them.
+    let relative = |weight: f32| {
+        if cx.boosts.tag > 0.0 {
+            weight / cx.boosts.tag
+        } else {
+            0.0
+        }
     };
+    let (used_share, predicted_share) = (relative(cx.boosts.uses), relative(cx.boosts.predicted));
     // Behind the first, however much is added.
     let ceiling = lead_score.next_down();
     let mut given = Vec::new();
     for ((score, address), mut feedback) in top.iter_mut().zip(found).skip(1) {
-        let held = feedback.shared.len() as f32 + predicted_share * feedback.predicted.len() as f32;
+        let held = feedback.shared.len() as f32
+            + used_share * feedback.used.len() as f32
+            + predicted_share * feedback.predicted.len() as f32;
         let share = held / lead_tags.len() as f32;
         let raised = (*score + cx.boosts.feedback * lead_score * share).min(ceiling);
         if raised > *score {
@@ -143,6 +153,7 @@ fn add_predicted(
                 if postings.doc() <= doc
                     && postings.seek(doc) == doc
                     && !found[i].shared.contains(tag)
+                    && !found[i].used.contains(tag)
                 {
                     found[i].predicted.push(tag.clone());
                 }
@@ -152,27 +163,29 @@ fn add_predicted(
     Ok(())
 }
 
-/// The `tags` column of each segment, opened once.
+/// A tag column (`tags` or `uses`) of each segment, opened once.
 struct Columns<'a> {
     searcher: &'a Searcher,
+    field: &'static str,
     open: HashMap<u32, Option<StrColumn>>,
 }
 
 impl<'a> Columns<'a> {
-    fn new(searcher: &'a Searcher) -> Self {
+    fn new(searcher: &'a Searcher, field: &'static str) -> Self {
         Columns {
             searcher,
+            field,
             open: HashMap::new(),
         }
     }
 
-    /// The curated tags of the document at `address`.
+    /// The column's tags of the document at `address`.
     fn tags(&mut self, address: DocAddress) -> Result<Vec<String>, Error> {
         let column = match self.open.entry(address.segment_ord) {
             std::collections::hash_map::Entry::Occupied(e) => e.into_mut(),
             std::collections::hash_map::Entry::Vacant(e) => {
                 let segment = self.searcher.segment_reader(address.segment_ord);
-                e.insert(segment.fast_fields().str("tags")?)
+                e.insert(segment.fast_fields().str(self.field)?)
             }
         };
         let Some(column) = column else {

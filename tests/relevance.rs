@@ -19,7 +19,7 @@ const GRADED: &str = include_str!("fixtures/relevance-graded.txt");
 
 /// The held-out half's graded nDCG@10 may not fall below this, overall or
 /// (by `KIND_FLOOR`) for any kind: set a little under the measured values.
-const FLOOR: f64 = 0.83;
+const FLOOR: f64 = 0.85;
 const KIND_FLOOR: f64 = 0.72;
 
 fn judgments() -> Vec<(&'static str, Vec<&'static str>)> {

@@ -968,3 +968,49 @@ note = "Gossips gradients, recomputing activations for memory."
         ["quibble-2021", "zorp-2022", "plonk-2019", "grolt-2020"]
     );
 }
+
+#[test]
+fn results_that_feedback_raises_close_to_the_first_keep_their_order() {
+    let files = r#"[section]
+name = "Widgets"
+order = 1
+
+[[entry]]
+id = "widgets-2021"
+kind = "paper"
+title = "Zap: Frugal Widgets"
+url = "https://example.org/w1"
+year = 2021
+tags = ["pipeline-parallelism"]
+note = "Staged."
+
+[[entry]]
+id = "widgets-again-2020"
+kind = "paper"
+title = "Zop: Frugal Widgets Again"
+url = "https://example.org/w2"
+year = 2020
+tags = ["pipeline-parallelism"]
+note = "More stages."
+
+[[entry]]
+id = "widgets-more-2023"
+kind = "paper"
+title = "Zup: Frugal Widgets Once More"
+url = "https://example.org/w3"
+year = 2023
+tags = ["pipeline-parallelism"]
+note = "Still more stages."
+"#;
+    let fixture = Fixture::with_files(&[("tags.toml", common::TAGS), ("widgets.toml", files)]);
+    // Both would gain more than their distance to the first: capped alike,
+    // they would tie, and the newer would come first.
+    let hits = fixture
+        .cmd()
+        .args(["search", "--json", "frugal widgets"])
+        .run()
+        .success()
+        .json_lines();
+    let ids: Vec<&str> = hits.iter().map(|h| h["id"].as_str().unwrap()).collect();
+    assert_eq!(ids, ["widgets-2021", "widgets-again-2020", "widgets-more-2023"]);
+}

@@ -22,6 +22,9 @@ use crate::error::Error;
 /// Candidates fetched for feedback to reorder, however few are shown.
 pub const POOL: usize = 40;
 
+/// The most of its distance to the first result that a result may gain.
+const HEADROOM: f32 = 0.99;
+
 /// What feedback added to a result's score, and why.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Feedback {
@@ -106,15 +109,16 @@ pub fn rerank(
         }
     };
     let (used_share, predicted_share) = (relative(cx.boosts.uses), relative(cx.boosts.predicted));
-    // Behind the first, however much is added.
-    let ceiling = lead_score.next_down();
     let mut given = Vec::new();
     for ((score, address), mut feedback) in top.iter_mut().zip(found).skip(1) {
         let held = feedback.shared.len() as f32
             + used_share * feedback.used.len() as f32
             + predicted_share * feedback.predicted.len() as f32;
         let share = held / lead_tags.len() as f32;
-        let raised = (*score + cx.boosts.feedback * lead_score * share).min(ceiling);
+        // Behind the first however much is added, and in their order
+        // among those whose gain would pass it (no ties made at a cap).
+        let room = (lead_score - *score) * HEADROOM;
+        let raised = *score + (cx.boosts.feedback * lead_score * share).min(room);
         if raised > *score {
             feedback.bonus = raised - *score;
             given.push((*address, feedback));

@@ -1012,5 +1012,8 @@ note = "Still more stages."
         .success()
         .json_lines();
     let ids: Vec<&str> = hits.iter().map(|h| h["id"].as_str().unwrap()).collect();
-    assert_eq!(ids, ["widgets-2021", "widgets-again-2020", "widgets-more-2023"]);
+    assert_eq!(
+        ids,
+        ["widgets-2021", "widgets-again-2020", "widgets-more-2023"]
+    );
 }

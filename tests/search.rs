@@ -1017,3 +1017,55 @@ note = "Still more stages."
         ["widgets-2021", "widgets-again-2020", "widgets-more-2023"]
     );
 }
+
+#[test]
+fn the_first_results_project_comes_next() {
+    let files = r#"[section]
+name = "Frobnication"
+order = 1
+
+[[entry]]
+id = "frobnicator"
+kind = "project"
+title = "Frobnicator: A Library"
+url = "https://example.org/f1"
+tags = ["collective-communication"]
+note = "A library that splits things."
+
+[[entry]]
+id = "zint-sharding-2023"
+kind = "paper"
+title = "Zint Sharding: Splitting Small Things"
+url = "https://example.org/f2"
+year = 2023
+tags = ["pipeline-parallelism"]
+project = "frobnicator"
+note = "Small things, split."
+
+[[entry]]
+id = "blorp-2024"
+kind = "paper"
+title = "Blorp: Small Things Split Thrice"
+url = "https://example.org/f3"
+year = 2024
+tags = ["mixture-of-experts"]
+note = "Thrice over."
+"#;
+    let fixture = Fixture::with_files(&[("tags.toml", common::TAGS), ("frob.toml", files)]);
+    let query = "splitting small things";
+    assert_eq!(
+        search_ids(&fixture, &[query]),
+        ["zint-sharding-2023", "frobnicator", "blorp-2024"]
+    );
+    fixture
+        .cmd()
+        .args(["search", "--explain", "-n", "2", query])
+        .run()
+        .success()
+        .stdout_has("  feedback: shares project frobnicator with result 1\n");
+    std::fs::write(fixture.catalog().join("ranking.toml"), "feedback = 0\n").unwrap();
+    assert_eq!(
+        search_ids(&fixture, &[query]),
+        ["zint-sharding-2023", "blorp-2024", "frobnicator"]
+    );
+}

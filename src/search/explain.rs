@@ -54,6 +54,7 @@ fn said(feedback: &Feedback) -> String {
     let mut tags = feedback.shared.clone();
     tags.extend(marked(&feedback.used, "used"));
     tags.extend(marked(&feedback.predicted, "predicted"));
+    tags.extend(feedback.project.iter().map(|p| format!("project {p}")));
     format!("feedback: shares {} with result 1", tags.join(", "))
 }
 

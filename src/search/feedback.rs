@@ -13,11 +13,12 @@ use std::collections::HashMap;
 
 use tantivy::columnar::StrColumn;
 use tantivy::schema::IndexRecordOption;
-use tantivy::{DocAddress, DocId, DocSet, Searcher, Term};
+use tantivy::{DocAddress, DocId, DocSet, Searcher, TERMINATED, TantivyDocument, Term};
 
 use super::compile::Context;
 use super::query::Node;
 use crate::error::Error;
+use crate::model::Record;
 
 /// Candidates fetched for feedback to reorder, however few are shown.
 pub const POOL: usize = 40;
@@ -35,6 +36,8 @@ pub struct Feedback {
     pub used: Vec<String>,
     /// Those it shares as predicted tags only.
     pub predicted: Vec<String>,
+    /// The first result's project, when this one is of it too (or is it).
+    pub project: Option<String>,
 }
 
 /// Whether feedback reorders the results of `root` at `weight`. Not when
@@ -86,6 +89,7 @@ pub fn rerank(
     if lead_tags.is_empty() {
         return Ok(Vec::new());
     }
+    let project = project_of(cx, lead)?;
     let mut found: Vec<Feedback> = Vec::with_capacity(top.len());
     for &(_, address) in top.iter() {
         let curated = columns.tags(address)?;
@@ -97,6 +101,9 @@ pub fn rerank(
             shared,
             used: rest.into_iter().filter(|t| used.contains(t)).collect(),
             predicted: Vec::new(),
+            project: (project.as_ref())
+                .filter(|(_, works)| works.contains(&address))
+                .map(|(name, _)| name.clone()),
         });
     }
     add_predicted(cx, top, &lead_tags, &mut found)?;
@@ -114,7 +121,8 @@ pub fn rerank(
         let held = feedback.shared.len() as f32
             + used_share * feedback.used.len() as f32
             + predicted_share * feedback.predicted.len() as f32;
-        let share = held / lead_tags.len() as f32;
+        // The same project counts as much as all of the first's tags.
+        let share = held / lead_tags.len() as f32 + f32::from(u8::from(feedback.project.is_some()));
         // Behind the first however much is added, and in their order
         // among those whose gain would pass it (no ties made at a cap).
         let room = (lead_score - *score) * HEADROOM;
@@ -128,6 +136,45 @@ pub fn rerank(
     // Stable: results that gained alike keep their order.
     top[1..].sort_by(|a, b| b.0.total_cmp(&a.0));
     Ok(given)
+}
+
+/// The project of the document at `lead` (its `project`, or its own id
+/// when works name it theirs), and where that project's works are: the
+/// project's entry and its members, all but `lead`.
+fn project_of(
+    cx: &Context<'_>,
+    lead: DocAddress,
+) -> Result<Option<(String, Vec<DocAddress>)>, Error> {
+    let doc: TantivyDocument = cx.searcher.doc(lead)?;
+    let id = Record::from_document(&doc, cx.fields).id;
+    let project = (cx.members.iter())
+        .find(|(project, work)| *work == id || *project == id)
+        .map(|(project, _)| project.clone());
+    let Some(project) = project else {
+        return Ok(None);
+    };
+    let family = (cx.members.iter())
+        .filter(|(p, _)| *p == project)
+        .map(|(_, work)| work.as_str())
+        .chain([project.as_str()])
+        .filter(|work| *work != id);
+    let mut works = Vec::new();
+    for work in family {
+        let term = Term::from_field_text(cx.fields.id, work);
+        for (segment_ord, reader) in cx.searcher.segment_readers().iter().enumerate() {
+            let inverted = reader.inverted_index(cx.fields.id)?;
+            let postings = (inverted.read_postings(&term, IndexRecordOption::Basic))
+                .map_err(tantivy::TantivyError::from)?;
+            let Some(mut postings) = postings else {
+                continue;
+            };
+            while postings.doc() != TERMINATED {
+                works.push(DocAddress::new(segment_ord as u32, postings.doc()));
+                postings.advance();
+            }
+        }
+    }
+    Ok(Some((project, works)))
 }
 
 /// To each result's `predicted`, the first result's tags that it has

@@ -190,6 +190,33 @@ fn leave_one_out_predicts_each_entry_from_the_others() {
 }
 
 #[test]
+fn words_past_the_abstracts_bound_do_not_change_the_prediction() {
+    let predictor = Predictor::train(&catalog(), &Cache::default());
+    let telling = "Warm wubbles in a spindle buffer.";
+    let filler = "A survey of porcelain glazes. ".repeat(ABSTRACT_BYTES / 30 + 1);
+    assert!(filler.len() > ABSTRACT_BYTES);
+    let within = imported("On teapots", telling);
+    assert_eq!(tags(&predictor.predict(&within)), ["zint-caching"]);
+    let past = imported("On teapots", &format!("{filler}{telling}"));
+    let alone = imported("On teapots", &filler);
+    assert_eq!(predictor.predict(&past), predictor.predict(&alone));
+    assert!(predictor.predict(&past).is_empty());
+}
+
+#[test]
+fn an_abstract_is_cut_after_a_word_within_the_bound() {
+    let word = "glimmer ";
+    let text = word.repeat(ABSTRACT_BYTES / word.len() + 2);
+    let start = abstract_start(&text);
+    assert!(start.len() <= ABSTRACT_BYTES);
+    assert!(start.ends_with("glimmer"), "{start:?}");
+    // A character across the bound is not cut in two.
+    let text = format!("{}é and more", "a".repeat(ABSTRACT_BYTES - 1));
+    assert_eq!(abstract_start(&text), &text[..ABSTRACT_BYTES - 1]);
+    assert_eq!(abstract_start("short"), "short");
+}
+
+#[test]
 fn micro_scores_sum_over_entries() {
     let counts = Counts {
         true_positives: 6,

@@ -136,9 +136,47 @@ thread_local! {
     static ENGLISH: RefCell<TextAnalyzer> = RefCell::new(analysis::english());
     /// Each ASCII word, lower-cased, to its id in the table numbered `.0`.
     static WORD_IDS: RefCell<(u64, WordIds)> = RefCell::default();
-    /// The known term ids and the term ids of a part, kept from one text to
-    /// the next.
-    static SCRATCH: RefCell<(Vec<u32>, Vec<u32>)> = RefCell::default();
+    /// The known terms counted and the term ids of a part, kept from one
+    /// text to the next.
+    static SCRATCH: RefCell<(Tally, Vec<u32>)> = RefCell::default();
+}
+
+/// Counts of feature ids: a count per id, and the ids counted, so that
+/// counting is a step per term and reading the counts costs a step per
+/// distinct term, not a sort of every term.
+#[derive(Default)]
+struct Tally {
+    /// By feature id; zero again once read.
+    counts: Vec<u32>,
+    /// The ids whose count is not zero.
+    touched: Vec<u32>,
+}
+
+impl Tally {
+    /// Ready for ids below `features`.
+    fn prepare(&mut self, features: usize) {
+        if self.counts.len() < features {
+            self.counts.resize(features, 0);
+        }
+    }
+
+    #[inline]
+    fn add(&mut self, id: u32) {
+        let count = &mut self.counts[id as usize];
+        if *count == 0 {
+            self.touched.push(id);
+        }
+        *count += 1;
+    }
+
+    /// Each id counted and its count, by id, into `out`; empties the tally.
+    fn drain_into(&mut self, out: &mut Vec<(u32, f32)>) {
+        self.touched.sort_unstable();
+        for id in self.touched.drain(..) {
+            let count = std::mem::take(&mut self.counts[id as usize]);
+            out.push((id, count as f32));
+        }
+    }
 }
 
 /// The analyzed terms of `text`.
@@ -314,35 +352,28 @@ impl TermTable {
         out.counts.clear();
         out.named.clear();
         SCRATCH.with_borrow_mut(|(known, sequence)| {
-            known.clear();
+            known.prepare(self.features);
             for part in parts {
                 sequence.clear();
                 self.push_ids(part, sequence);
                 self.find_known(sequence, known, &mut out.named);
             }
-            // Counted by sorting: a text has a few dozen known terms.
-            known.sort_unstable();
-            for &id in known.iter() {
-                match out.counts.last_mut() {
-                    Some((last, count)) if *last == id => *count += 1.0,
-                    _ => out.counts.push((id, 1.0)),
-                }
-            }
+            known.drain_into(&mut out.counts);
         });
         out.named.sort_unstable();
         out.named.dedup();
     }
 
-    /// The features of `sequence` (term ids) to `known`, and the slots of the
+    /// The features of `sequence` (term ids) counted in `known`, and the slots of the
     /// tags it names to `named`.
-    fn find_known(&self, sequence: &[u32], known: &mut Vec<u32>, named: &mut Vec<usize>) {
+    fn find_known(&self, sequence: &[u32], known: &mut Tally, named: &mut Vec<usize>) {
         for (at, &id) in sequence.iter().enumerate() {
             // An unknown word (`UNKNOWN`) starts no name: past the end.
             let Some(starts) = self.names.get(id as usize) else {
                 continue;
             };
             if (id as usize) < self.features {
-                known.push(id);
+                known.add(id);
             }
             if !starts.whole.is_empty() {
                 named.extend_from_slice(&starts.whole);

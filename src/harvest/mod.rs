@@ -12,7 +12,7 @@ pub mod oai;
 mod run;
 mod store;
 
-use crate::predict::Predictor;
+use crate::predict::{Predictor, SAVED_MODEL_FILE};
 use std::collections::HashSet;
 use std::io::{IsTerminal, Write};
 use std::time::{Duration, Instant};
@@ -152,7 +152,11 @@ impl Harvest<'_> {
             in_catalog: crate::snapshot::entries_by_arxiv(self.catalog, self.cache)
                 .into_keys()
                 .collect(),
-            predictor: Predictor::train(self.catalog, self.cache),
+            predictor: Predictor::train_reusing(
+                self.catalog,
+                self.cache,
+                &self.index.file(SAVED_MODEL_FILE),
+            ),
             categories: &options.categories,
             summary,
             bar: progress_bar(),

@@ -90,6 +90,12 @@ impl IndexDir {
         IndexDir { root: root.into() }
     }
 
+    /// The file `name` kept beside the generations (they come and go; it
+    /// stays).
+    pub fn file(&self, name: &str) -> PathBuf {
+        self.root.join(name)
+    }
+
     fn current_generation(&self) -> Option<PathBuf> {
         let name = std::fs::read_to_string(self.root.join(CURRENT)).ok()?;
         let name = name.trim();

@@ -48,6 +48,22 @@ pub(super) struct Model {
     bias: Vec<Option<f32>>,
 }
 
+/// What training learned, apart from what follows from the vocabulary (the
+/// names of the tags): what `saved` keeps for the next run.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) struct Learned {
+    pub(super) features: Vec<String>,
+    pub(super) idf: Vec<f32>,
+    pub(super) word_weights: Vec<f32>,
+    pub(super) name_weights: Vec<f32>,
+    pub(super) bias: Vec<Option<f32>>,
+}
+
+/// Whatever changes a model learned from the same texts: `saved` keys a
+/// kept model by these too.
+pub(super) const SETTINGS: (f64, usize, usize, u64) =
+    (ALPHA, MIN_DOCUMENT_FREQUENCY, MIN_POSITIVES, MAX_ITERATIONS);
+
 /// The distinct terms of each text, its training features, and their
 /// document frequencies.
 fn feature_terms(texts: &[Vec<String>]) -> Vec<String> {
@@ -149,6 +165,43 @@ impl Model {
             }
         }
         model
+    }
+
+    /// What this model learned.
+    pub(super) fn learned(&self) -> Learned {
+        Learned {
+            features: self.table.feature_terms(),
+            idf: self.idf.clone(),
+            word_weights: self.word_weights.clone(),
+            name_weights: self.name_weights.clone(),
+            bias: self.bias.clone(),
+        }
+    }
+
+    /// The model that learned `learned` (with the names of `tags` from
+    /// `vocabulary`, as [`Model::train`] reads them); `None` if its parts
+    /// do not fit together.
+    pub(super) fn from_learned(
+        learned: Learned,
+        vocabulary: &Vocabulary,
+        tags: &[String],
+        features: Features,
+    ) -> Option<Model> {
+        let words = learned.features.len();
+        let fits = learned.idf.len() == words
+            && learned.word_weights.len() == words * tags.len()
+            && learned.name_weights.len() == tags.len()
+            && learned.bias.len() == tags.len();
+        let table = TermTable::new(learned.features, vocabulary, tags);
+        (fits && table.features() == words).then_some(Model {
+            table,
+            tags: tags.len(),
+            features,
+            idf: learned.idf,
+            word_weights: learned.word_weights,
+            name_weights: learned.name_weights,
+            bias: learned.bias,
+        })
     }
 
     /// Column `slot` of the rows: the regression of that tag.

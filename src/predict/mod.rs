@@ -9,13 +9,17 @@
 //! and, per tag, whether the text spells out one of its names; the model is
 //! one logistic regression per tag (`learn`). Predicting is a sparse sum
 //! over a text's known terms: cheap enough for a million-record import.
-//! `evaluate` measures it by leave-one-out (`bench/tags.sh`).
+//! `evaluate` measures it by leave-one-out (`bench/tags.sh`); `saved` keeps
+//! a trained model for the next import.
 //!
 //! Nothing here touches the index or the network.
 
 pub mod evaluate;
 mod learn;
+mod saved;
 mod text;
+
+pub use saved::FILE_NAME as SAVED_MODEL_FILE;
 
 use learn::Model;
 

@@ -38,7 +38,7 @@ fn entry(id: &str, tags: &[&str], note: &str) -> String {
     )
 }
 
-fn catalog() -> Catalog {
+pub(super) fn catalog() -> Catalog {
     let mut section =
         String::from("[section]\nname = \"Fiction\"\ngroup = \"Papers\"\norder = 1\n\n");
     for (id, tags, note) in [
@@ -99,7 +99,7 @@ fn catalog() -> Catalog {
     catalog
 }
 
-fn imported(title: &str, abstract_text: &str) -> Record {
+pub(super) fn imported(title: &str, abstract_text: &str) -> Record {
     Record {
         collection: Collection::Arxiv,
         title: title.into(),

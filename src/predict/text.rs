@@ -334,6 +334,17 @@ impl TermTable {
         self.features
     }
 
+    /// The feature terms, by id.
+    pub(super) fn feature_terms(&self) -> Vec<String> {
+        let mut terms = vec![String::new(); self.features];
+        for (term, &id) in &self.ids {
+            if let Some(slot) = terms.get_mut(id as usize) {
+                slot.clone_from(term);
+            }
+        }
+        terms
+    }
+
     /// The known terms and tag names of `parts` (a name does not run from one
     /// part into the next).
     pub(super) fn analyze<'a>(&self, parts: impl IntoIterator<Item = &'a str>) -> Analyzed {

@@ -21,7 +21,7 @@ use crate::index::{
 };
 use crate::model::metadata::{Cache, FoundBy, IdKind, Identifier};
 use crate::model::paper::{PaperRecord, Source, normalize_whitespace};
-use crate::predict::Predictor;
+use crate::predict::{Predictor, SAVED_MODEL_FILE};
 
 pub struct ImportOptions {
     /// A `.jsonl` or `.jsonl.gz` file, or `-` for standard input.
@@ -116,9 +116,10 @@ pub fn import_snapshot(
         catalog,
         options,
         by_arxiv,
-        // Learned once, from the catalog as it is before the import merges
-        // records into the cache (a merge adds abstracts, not tags).
-        predictor: Predictor::train(catalog, cache),
+        // Learned once (or kept from the last run), from the catalog as it
+        // is before the import merges records into the cache (a merge adds
+        // abstracts, not tags).
+        predictor: Predictor::train_reusing(catalog, cache, &dir.file(SAVED_MODEL_FILE)),
         started,
     };
     let result = import.write_generation(&generation, input, &bar, cache, cache_dir, index_inputs);

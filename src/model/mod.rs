@@ -9,5 +9,5 @@ pub mod paper;
 mod record;
 
 pub use kind::{Collection, Kind};
-pub use paper::{PaperRecord, Source, normalize_whitespace};
+pub use paper::{PaperRecord, Source, normalize_whitespace, push_normalized};
 pub use record::{ARXIV_ID_PREFIX, PredictedTag, Record, arxiv_record_id, arxiv_url};

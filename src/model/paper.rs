@@ -58,8 +58,16 @@ pub struct PaperRecord {
 /// snapshot import, so words of printable ASCII are skipped over in a tight
 /// loop and only other bytes are decoded.
 pub fn normalize_whitespace(text: &str) -> String {
-    let bytes = text.as_bytes();
     let mut out = String::with_capacity(text.len());
+    push_normalized(&mut out, text);
+    out
+}
+
+/// [`normalize_whitespace`] of `text` appended to `out`, a space between
+/// them unless `out` is empty: `push_normalized` of a first name, then of a
+/// last name, makes the name of both in one string.
+pub fn push_normalized(out: &mut String, text: &str) {
+    let bytes = text.as_bytes();
     let mut i = 0;
     while i < bytes.len() {
         let (space, width) = char_at(text, i);
@@ -87,7 +95,6 @@ pub fn normalize_whitespace(text: &str) -> String {
         }
         out.push_str(&text[start..i]);
     }
-    out
 }
 
 /// Whether the character at byte `i` (a char boundary) is whitespace, and its
@@ -103,7 +110,7 @@ fn char_at(text: &str, i: usize) -> (bool, usize) {
 
 #[cfg(test)]
 mod tests {
-    use super::normalize_whitespace;
+    use super::{normalize_whitespace, push_normalized};
 
     #[test]
     fn whitespace_collapses_as_split_whitespace_would() {
@@ -119,6 +126,21 @@ mod tests {
         ] {
             let expected = text.split_whitespace().collect::<Vec<_>>().join(" ");
             assert_eq!(normalize_whitespace(text), expected, "{text:?}");
+        }
+    }
+
+    #[test]
+    fn pushed_parts_are_one_space_apart_as_if_joined_first() {
+        for (first, last) in [
+            ("  Ada\n", " Quillfeather "),
+            ("", "Quillfeather"),
+            ("Ada", ""),
+            (" ", " "),
+        ] {
+            let mut name = String::new();
+            push_normalized(&mut name, first);
+            push_normalized(&mut name, last);
+            assert_eq!(name, normalize_whitespace(&format!("{first} {last}")));
         }
     }
 }

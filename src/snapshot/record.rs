@@ -7,7 +7,8 @@ use serde::Deserialize;
 
 use crate::ident;
 use crate::model::{
-    Collection, Kind, PaperRecord, Record, Source, arxiv_record_id, arxiv_url, normalize_whitespace,
+    Collection, Kind, PaperRecord, Record, Source, arxiv_record_id, arxiv_url,
+    normalize_whitespace, push_normalized,
 };
 
 /// Fields borrow from the line where it has no escapes: most of a record is
@@ -88,7 +89,9 @@ pub fn parse_line(line: &str) -> Result<SnapshotRecord, String> {
             .filter_map(|parts| {
                 let last = parts.first().map(|s| s.trim()).unwrap_or_default();
                 let first = parts.get(1).map(|s| s.trim()).unwrap_or_default();
-                let name = normalize_whitespace(&format!("{first} {last}"));
+                let mut name = String::with_capacity(first.len() + last.len() + 1);
+                push_normalized(&mut name, first);
+                push_normalized(&mut name, last);
                 (!name.is_empty()).then_some(name)
             })
             .collect()
@@ -98,6 +101,7 @@ pub fn parse_line(line: &str) -> Result<SnapshotRecord, String> {
         .split_whitespace()
         .map(str::to_string)
         .collect();
+    let primary_category = categories.first().cloned();
     let year = raw
         .versions
         .first()
@@ -124,12 +128,12 @@ pub fn parse_line(line: &str) -> Result<SnapshotRecord, String> {
             .doi
             .map(|d| d.trim().to_lowercase())
             .filter(|d| ident::is_doi(d)),
-        categories: categories.clone(),
         journal_ref: raw.journal_ref.map(Cow::into_owned),
+        categories,
     };
     Ok(SnapshotRecord {
         record,
-        primary_category: categories.into_iter().next(),
+        primary_category,
     })
 }
 

@@ -86,6 +86,17 @@ fn typos_are_repaired_and_said() {
 }
 
 #[test]
+fn an_acronym_in_capitals_is_repaired_only_into_an_acronym_of_the_vocabulary() {
+    let fixture = Fixture::new();
+    // Typed in capitals, "megatorn" is an acronym the index lacks, not a
+    // typo of megatron.
+    search(&fixture, &["MEGATORN"]).code(1).stdout_is("");
+    search(&fixture, &["NCLL"]).success().stderr_is(
+        "searched for nccl (not NCLL)\nincluding synonyms: nccl → collective-communication\n",
+    );
+}
+
+#[test]
 fn a_misspelt_technique_name_still_expands() {
     let fixture = Fixture::new();
     let right = search(&fixture, &["--json", "gradient", "checkpointing"]).success();

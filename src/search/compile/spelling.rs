@@ -166,7 +166,12 @@ impl Speller<'_> {
                     doc_freq(searcher, Term::from_field_text(f.title, stem))
                 })
         };
-        match spell::correct(searcher, &[f.words, f.authors], &lower, in_titles) {
+        let fix = spell::correct(searcher, &[f.words, f.authors], &lower, in_titles);
+        // An acronym typed in capitals is meant as one: "GEMM" must not
+        // become "gems". It is repaired only to an acronym of the vocabulary
+        // ("NCLL" to NCCL).
+        let fix = fix.filter(|fixed| !is_acronym(word) || self.is_vocabulary_acronym(fixed));
+        match fix {
             Some(fixed) if fixed != lower => {
                 self.corrections.push((word.to_string(), fixed.clone()));
                 fixed
@@ -176,12 +181,40 @@ impl Speller<'_> {
     }
 }
 
+impl Speller<'_> {
+    /// Whether the vocabulary names a technique by `word` in capitals.
+    fn is_vocabulary_acronym(&self, word: &str) -> bool {
+        let tags = &self.cx.synonyms.vocabulary().tags;
+        (tags.iter().flat_map(|tag| tag.names()))
+            .any(|name| is_acronym(name) && name.eq_ignore_ascii_case(word))
+    }
+}
+
+/// A word written in capitals: two or more letters, none of them lower
+/// case (digits and hyphens allowed: "FP8", "PTD-P").
+fn is_acronym(word: &str) -> bool {
+    let letters = word.chars().filter(|c| c.is_alphabetic());
+    letters.clone().count() >= 2 && letters.clone().all(char::is_uppercase)
+}
+
 fn doc_freq(searcher: &tantivy::Searcher, term: Term) -> u64 {
     searcher.doc_freq(&term).unwrap_or(0)
 }
 
 #[cfg(test)]
 mod tests {
+    use super::is_acronym;
+
+    #[test]
+    fn words_in_capitals_are_acronyms() {
+        for word in ["GEMM", "NCCL", "FP8", "PTD-P"] {
+            assert!(is_acronym(word), "{word}");
+        }
+        for word in ["ZeRO", "gemm", "Gemm", "A", "8"] {
+            assert!(!is_acronym(word), "{word}");
+        }
+    }
+
     #[test]
     fn english_words_are_known_and_misspellings_are_not() {
         for word in ["pipelining", "bubble", "zero"] {

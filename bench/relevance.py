@@ -14,7 +14,9 @@ entry's own title and note followed by the notes of three other entries
 drawn at random (seed 7), which stand for the incidental words a real
 abstract holds. --half runs one half alone (bench/tune.py searches weights
 on the tuning half without reading the other). -v prints every query with
-its nDCG and top three.
+its nDCG and top three. --judgments FILE judges FILE's queries instead (the
+same format), all in one column: a set written later, such as
+tests/fixtures/relevance-fresh.txt.
 """
 import argparse, json, math, os, random, re, shutil, subprocess, tempfile
 from collections import defaultdict
@@ -26,15 +28,17 @@ parser.add_argument("--catalog", default=os.path.join(root, "catalog"))
 parser.add_argument("--ranking")
 parser.add_argument("--abstracts", action="store_true")
 parser.add_argument("--half", choices=["tuning", "held-out"])
+parser.add_argument("--judgments")
 parser.add_argument("-v", action="store_true")
 args = parser.parse_args()
 
 judged, seen = [], defaultdict(int)
-for line in open(os.path.join(root, "tests", "fixtures", "relevance-graded.txt")):
+judgments = args.judgments or os.path.join(root, "tests", "fixtures", "relevance-graded.txt")
+for line in open(judgments):
     if line.strip() and not line.startswith("#"):
         kind, query, ids = (p.strip() for p in line.split(" | ", 2))
         grades = {g.split("=")[0]: int(g.split("=")[1]) for g in ids.split()}
-        judged.append((kind, query, grades, seen[kind] % 2 == 1))
+        judged.append((kind, query, grades, not args.judgments and seen[kind] % 2 == 1))
         seen[kind] += 1
 
 def write_stand_in_abstracts(catalog):
@@ -81,7 +85,8 @@ with tempfile.TemporaryDirectory() as tmp:
         for k in ("all", kind):
             t = table[(k, held)]
             t[0] += ndcg; t[1] += rr; t[2] += recall; t[3] += 1
-    print(f"{'':<10} {'tuning: nDCG MRR R@10 (n)':>27}   {'held out: nDCG MRR R@10 (n)':>27}")
+    first = f"{os.path.basename(args.judgments)}: nDCG MRR R@10 (n)" if args.judgments else "tuning: nDCG MRR R@10 (n)"
+    print(f"{'':<10} {first:>27}   {'held out: nDCG MRR R@10 (n)':>27}")
     for kind in sorted({k for k, _ in table}, key=lambda k: (k != "all", k)):
         row = lambda h: (lambda t: f"{t[0]/t[3]:.3f} {t[1]/t[3]:.3f} {t[2]/t[3]:.3f} ({t[3]:>3})" if t[3] else "-")(table[(kind, h)])
         print(f"{kind:<10} {row(False):>27}   {row(True):>27}")

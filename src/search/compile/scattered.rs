@@ -17,9 +17,11 @@ use crate::index::analysis;
 /// A name needs this many content words to be found scattered: one word
 /// alone is found as typed.
 const MIN_WORDS: usize = 2;
-/// Stems this long or longer also match a stem they begin: the stemmer
-/// cuts "recover" to "recov" but "recovery" to "recoveri".
+/// Stems this long or longer also match a stem they begin by at most
+/// [`MAX_SUFFIX`] more letters: the stemmer cuts "recover" to "recov" but
+/// "recovery" to "recoveri"; "over" is not "overflow".
 const MIN_PREFIX: usize = 4;
+const MAX_SUFFIX: usize = 3;
 
 impl Compilation<'_> {
     /// Tags whose name has all its content words among `words` (by stem,
@@ -80,11 +82,14 @@ impl Compilation<'_> {
     }
 }
 
-/// Whether two stems are of one word: equal, or one begins the other and is
-/// at least [`MIN_PREFIX`] long.
+/// Whether two stems are of one word: equal, or one begins the other, is
+/// at least [`MIN_PREFIX`] long and at most [`MAX_SUFFIX`] shorter.
 fn same_word(a: &str, b: &str) -> bool {
     let (short, long) = if a.len() <= b.len() { (a, b) } else { (b, a) };
-    short == long || (short.len() >= MIN_PREFIX && long.starts_with(short))
+    short == long
+        || (short.len() >= MIN_PREFIX
+            && long.len() - short.len() <= MAX_SUFFIX
+            && long.starts_with(short))
 }
 
 /// The stems of `text`'s words that are not stop words.
@@ -109,5 +114,6 @@ mod tests {
         assert!(same_word("failur", "failur"));
         assert!(!same_word("gpu", "gpus"));
         assert!(!same_word("model", "modem"));
+        assert!(!same_word("over", "overflow"));
     }
 }

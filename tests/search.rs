@@ -928,7 +928,7 @@ title = "Zorp: Deep Nets that Talk"
 url = "https://example.org/q2"
 year = 2022
 tags = ["collective-communication"]
-note = "Nets exchanging gradients."
+note = "Exchanges gradients."
 
 [[entry]]
 id = "grolt-2020"
@@ -972,6 +972,9 @@ note = "Gossips gradients, recomputing activations for memory."
     let used = bonus("  feedback: shares activation-recomputation (used) with result 1");
     // As a use weighs against a tag (2 against 4).
     assert!((used / about - 0.5).abs() < 0.01, "{used} against {about}");
+    // A stop word among other words counts a quarter of a word (the note's
+    // weight is 2).
+    run.stdout_has("  note: for ×0.5\n");
     // Without feedback, the words alone decide.
     std::fs::write(fixture.catalog().join("ranking.toml"), "feedback = 0\n").unwrap();
     assert_eq!(

@@ -58,6 +58,10 @@ pub struct Boosts {
     /// The same for a venue typed as a word.
     pub venue_word: f32,
     pub venue_scale: f32,
+    /// A stop word among other words ("by", "only"): its text matches
+    /// count this much of a word's. In a catalog of a hundred entries BM25
+    /// hardly discounts them, and a sentence is full of them.
+    pub stop_word: f32,
     /// Results behind the first gain its score times this times the share
     /// of its tags they hold (see `feedback`).
     pub feedback: f32,
@@ -88,12 +92,27 @@ impl Default for Boosts {
             year_near_scale: 0.5,
             venue_word: 2.0,
             venue_scale: 2.0,
+            stop_word: 0.25,
             feedback: 0.5,
         }
     }
 }
 
 impl Boosts {
+    /// These weights with every text field's times `factor`.
+    pub fn scaled(self, factor: f32) -> Boosts {
+        Boosts {
+            title: self.title * factor,
+            tag_text: self.tag_text * factor,
+            note: self.note * factor,
+            abstract_text: self.abstract_text * factor,
+            authors: self.authors * factor,
+            venue: self.venue * factor,
+            joined: self.joined * factor,
+            ..self
+        }
+    }
+
     /// The defaults, overridden by `ranking.toml` in `catalog_dir` if present.
     pub fn load(catalog_dir: Option<&Path>) -> Result<Boosts, Error> {
         let Some(path) = catalog_dir.map(|d| d.join(RANKING_FILE)) else {

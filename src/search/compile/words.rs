@@ -85,7 +85,11 @@ impl Compilation<'_> {
                 self.ignored.push(word.to_string());
                 continue;
             }
+            if run.len() > 1 && self.is_stop_word(word) {
+                self.scale = self.cx.boosts.stop_word;
+            }
             let parts = self.text_parts(word, Quoting::Plain);
+            self.scale = 1.0;
             clauses.extend(parts.into_iter().map(|q| (Occur::Should, q)));
             plain.push(word);
             loose.push(word);
@@ -110,9 +114,15 @@ impl Compilation<'_> {
         for pair in words.windows(2) {
             let joined = format!("{}{}", squash(pair[0]), squash(pair[1]));
             if !joined.is_empty() {
+                let b = self.cx.boosts;
+                let weight = if pair.iter().any(|w| self.is_stop_word(w)) {
+                    b.joined * b.stop_word
+                } else {
+                    b.joined
+                };
                 let query = term_query(self.cx.fields.joined, &joined);
-                let boosted = Box::new(BoostQuery::new(query, self.cx.boosts.joined));
-                let label = weight_label(&format!("joined: {joined}"), self.cx.boosts.joined);
+                let boosted = Box::new(BoostQuery::new(query, weight));
+                let label = weight_label(&format!("joined: {joined}"), weight);
                 clauses.push((Occur::Should, Labelled::boxed(label, boosted)));
                 self.scoring = true;
             }
@@ -193,11 +203,18 @@ impl Compilation<'_> {
             .collect()
     }
 
+    /// Whether `word` is one English stop word ("by", "only"; not
+    /// "all-to-all", which is made of them).
+    fn is_stop_word(&mut self, word: &str) -> bool {
+        terms_with_positions(&mut self.names, word).len() == 1
+            && analysis::terms(&mut self.content, word).is_empty()
+    }
+
     /// The per-field queries of `text`. Kept flat (boosted term queries side
     /// by side, not nested under a max) so that tantivy can skip blocks of
     /// documents that cannot reach the top k (block-max WAND).
     fn text_parts(&mut self, text: &str, quoting: Quoting) -> Vec<Q> {
-        let (b, f) = (self.cx.boosts, self.cx.fields);
+        let (b, f) = (self.cx.boosts.scaled(self.scale), self.cx.fields);
         let prose = [
             (f.title, b.title),
             (f.tag_text, b.tag_text),

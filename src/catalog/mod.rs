@@ -133,6 +133,8 @@ pub struct Lookups {
     pub works: Vec<(String, String)>,
     /// See [`Catalog::project_members`].
     pub members: Vec<(String, String)>,
+    /// The year of the catalog's newest entry, which "recent" counts from.
+    pub newest_year: Option<i64>,
 }
 
 /// [`Lookups`], derived at the first search. A clone starts without them:
@@ -165,6 +167,7 @@ impl Catalog {
             venues: self.venue_names(),
             works: self.work_names(),
             members: self.project_members(),
+            newest_year: self.entries.iter().filter_map(|e| e.year).max(),
         })
     }
 
@@ -345,6 +348,7 @@ mod tests {
             venues: vec!["ZQSys".to_string()],
             works: vec![("glimmer".to_string(), "glimmer".to_string())],
             members: vec![("glimmer-lib".to_string(), "glimmer".to_string())],
+            newest_year: Some(2021),
         };
         assert_eq!(catalog.lookups(), &expected);
         // An edited clone sees its edit, not the original's lookups.

@@ -4,47 +4,59 @@
 //! drop what a loose phrase like "serving 2024" still wants to see), and so
 //! does a word that names one of the catalog's venues. Compiled, a boost
 //! scores its works on its own and multiplies the scores of the words beside
-//! it (see `scaled.rs`).
+//! it (see `scaled.rs`). "Recent" (or "latest", "newest") is a boost of
+//! the catalog's newest [`RECENT_YEARS`] years.
 
 use super::filter::{Filter, YearRange};
 use super::query::Node;
 
 /// Years a word can name: older numbers are counts ("1024 GPUs").
 const YEARS: std::ops::RangeInclusive<i64> = 1990..=2100;
+/// How many of the newest years "recent" means: the catalog's newest year
+/// and the two before it.
+pub const RECENT_YEARS: i64 = 3;
 
-/// The tree with years, and words that name one of `venues` (case aside),
-/// in runs of words turned into boosts.
-pub fn recognize(tree: Node, venues: &[String]) -> Node {
+/// The tree with years, words that name one of `venues` (case aside), and
+/// "recent" (when the catalog's `newest` year is known) in runs of words
+/// turned into boosts.
+pub fn recognize(tree: Node, venues: &[String], newest: Option<i64>) -> Node {
+    let recognize = |node| recognize(node, venues, newest);
     match tree {
-        Node::Group(children) => Node::Group(run(children, venues)),
+        Node::Group(children) => Node::Group(run(children, venues, newest)),
         Node::Word { .. } => {
-            let mut nodes = run(vec![tree], venues);
+            let mut nodes = run(vec![tree], venues, newest);
             if nodes.len() == 1 {
                 nodes.remove(0)
             } else {
                 Node::Group(nodes)
             }
         }
-        Node::And(children) => {
-            Node::And(children.into_iter().map(|c| recognize(c, venues)).collect())
-        }
-        Node::Or(children) => {
-            Node::Or(children.into_iter().map(|c| recognize(c, venues)).collect())
-        }
-        Node::Required(inner) => Node::Required(Box::new(recognize(*inner, venues))),
+        Node::And(children) => Node::And(children.into_iter().map(recognize).collect()),
+        Node::Or(children) => Node::Or(children.into_iter().map(recognize).collect()),
+        Node::Required(inner) => Node::Required(Box::new(recognize(*inner))),
         // "-2021" excludes the word as typed; a user who wants to exclude
         // the year writes `-year:2021`.
         other => other,
     }
 }
 
-fn run(children: Vec<Node>, venues: &[String]) -> Vec<Node> {
+fn run(children: Vec<Node>, venues: &[String], newest: Option<i64>) -> Vec<Node> {
     let mut out: Vec<Node> = Vec::with_capacity(children.len());
     for child in children {
         let Node::Word { text, column } = &child else {
-            out.push(recognize(child, venues));
+            out.push(recognize(child, venues, newest));
             continue;
         };
+        if let Some(newest) = newest.filter(|_| means_recent(text)) {
+            out.push(Node::Boost {
+                filter: Filter::Year(YearRange {
+                    from: Some(newest - (RECENT_YEARS - 1)),
+                    to: None,
+                }),
+                column: *column,
+            });
+            continue;
+        }
         if let Some(venue) = venues.iter().find(|v| v.eq_ignore_ascii_case(text)) {
             out.push(Node::Boost {
                 filter: Filter::Venue(venue.clone()),
@@ -76,6 +88,12 @@ fn run(children: Vec<Node>, venues: &[String]) -> Vec<Node> {
         });
     }
     out
+}
+
+fn means_recent(word: &str) -> bool {
+    ["recent", "latest", "newest"]
+        .iter()
+        .any(|w| w.eq_ignore_ascii_case(word))
 }
 
 fn year(word: &str) -> Option<i64> {
@@ -116,7 +134,7 @@ mod tests {
 
     fn understood(text: &str) -> String {
         let venues = ["OSDI".to_string(), "MLSys".to_string()];
-        recognize(query::parse(text).unwrap().root, &venues).to_string()
+        recognize(query::parse(text).unwrap().root, &venues, Some(2024)).to_string()
     }
 
     #[test]
@@ -144,6 +162,16 @@ mod tests {
             understood("before 2020 pipeline"),
             "(~year:\"..2019\" pipeline)"
         );
+    }
+
+    #[test]
+    fn recent_is_the_newest_years() {
+        assert_eq!(
+            understood("recent work on MoE"),
+            "(~year:\"2022..\" work on MoE)"
+        );
+        assert_eq!(understood("latest"), "~year:\"2022..\"");
+        assert_eq!(understood("\"recent\" advances"), "(\"recent\" advances)");
     }
 
     #[test]

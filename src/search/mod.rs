@@ -140,6 +140,7 @@ fn search_then<C: tantivy::collector::Collector>(
         venues: &lookups.venues,
         work_names: &lookups.works,
         members: &lookups.members,
+        newest_year: lookups.newest_year,
         name_stems: Default::default(),
         boosts,
     };

@@ -41,6 +41,8 @@ pub struct Context<'a> {
     pub work_names: &'a [(String, String)],
     /// (project, work) pairs (see `Catalog::project_members`).
     pub members: &'a [(String, String)],
+    /// The catalog's newest year (see `facets`).
+    pub newest_year: Option<i64>,
     /// Per tag, per name, its content stems: analyzed at the first need,
     /// once for every mode the search compiles (see `scattered`).
     pub name_stems: std::cell::OnceCell<Vec<Vec<Vec<String>>>>,

@@ -81,6 +81,7 @@ fn with_context(f: &Fixture, check: impl FnOnce(&Context<'_>, &Searcher)) {
         venues: &venues,
         work_names: &work_names,
         members: &members,
+        newest_year: Some(2024),
         name_stems: Default::default(),
         boosts: Boosts::default(),
     };
@@ -91,7 +92,8 @@ fn with_context(f: &Fixture, check: impl FnOnce(&Context<'_>, &Searcher)) {
 fn each_query(f: &Fixture, mut check: impl FnMut(&str, &Searcher, &dyn Fn(Mode) -> Compiled)) {
     with_context(f, |cx, searcher| {
         for text in QUERIES {
-            let tree: Node = facets::recognize(query::parse(text).unwrap().root, cx.venues);
+            let tree: Node =
+                facets::recognize(query::parse(text).unwrap().root, cx.venues, cx.newest_year);
             let compiled = |mode| compile(cx, &tree, mode).unwrap();
             check(text, searcher, &compiled);
         }

@@ -676,6 +676,33 @@ fn a_venue_and_year_typed_as_words_rank_their_works_first_and_keep_the_others() 
 }
 
 #[test]
+fn recent_means_the_catalogs_newest_three_years() {
+    let fixture = Fixture::new();
+    assert_eq!(
+        search_ids(&fixture, &["training"]),
+        ["megatron-lm", "gpipe-2019", "fastermoe-2022"]
+    );
+    // The catalog's newest work is of 2024: "recent" is 2022 on. The 2022
+    // work passes the 2019 one, and so does the 2024 one without the word:
+    // a recent work is what was asked, as with a typed year.
+    assert_eq!(
+        search_ids(&fixture, &["recent training"]),
+        [
+            "megatron-lm",
+            "fastermoe-2022",
+            "zero-bubble-2024",
+            "gpipe-2019"
+        ]
+    );
+    search(
+        &fixture,
+        &["--explain", "-n", "1", "latest pipeline parallelism"],
+    )
+    .success()
+    .stdout_has("year:\"2022..\"");
+}
+
+#[test]
 fn a_year_typed_as_a_word_raises_the_years_beside_it_less() {
     let fixture = Fixture::with_files(&[("tags.toml", common::TAGS), ("quibbles.toml", QUIBBLES)]);
     // The two 2022 quibbles, then 2021's; 2020 would rank all three alike.

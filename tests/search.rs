@@ -92,7 +92,7 @@ fn an_acronym_in_capitals_is_repaired_only_into_an_acronym_of_the_vocabulary() {
     // typo of megatron.
     search(&fixture, &["MEGATORN"]).code(1).stdout_is("");
     search(&fixture, &["NCLL"]).success().stderr_is(
-        "searched for nccl (not NCLL)\nincluding synonyms: nccl → collective-communication\n",
+        "searched for NCCL (not NCLL)\nincluding synonyms: NCCL → collective-communication\n",
     );
 }
 

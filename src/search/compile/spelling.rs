@@ -168,11 +168,14 @@ impl Speller<'_> {
         };
         let fix = spell::correct(searcher, &[f.words, f.authors], &lower, in_titles);
         // An acronym typed in capitals is meant as one: "GEMM" must not
-        // become "gems". It is repaired only to an acronym of the vocabulary
-        // ("NCLL" to NCCL).
-        let fix = fix.filter(|fixed| !is_acronym(word) || self.is_vocabulary_acronym(fixed));
+        // become "gems". It is repaired only to an acronym of the vocabulary,
+        // spelt as the vocabulary spells it ("NCLL" to NCCL).
+        let fix = match fix {
+            Some(fixed) if is_acronym(word) => self.vocabulary_acronym(&fixed),
+            other => other,
+        };
         match fix {
-            Some(fixed) if fixed != lower => {
+            Some(fixed) if fixed.to_lowercase() != lower => {
                 self.corrections.push((word.to_string(), fixed.clone()));
                 fixed
             }
@@ -182,11 +185,13 @@ impl Speller<'_> {
 }
 
 impl Speller<'_> {
-    /// Whether the vocabulary names a technique by `word` in capitals.
-    fn is_vocabulary_acronym(&self, word: &str) -> bool {
+    /// The acronym by which the vocabulary names a technique, if `word`
+    /// is one (case aside).
+    fn vocabulary_acronym(&self, word: &str) -> Option<String> {
         let tags = &self.cx.synonyms.vocabulary().tags;
         (tags.iter().flat_map(|tag| tag.names()))
-            .any(|name| is_acronym(name) && name.eq_ignore_ascii_case(word))
+            .find(|name| is_acronym(name) && name.eq_ignore_ascii_case(word))
+            .map(str::to_string)
     }
 }
 

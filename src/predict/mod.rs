@@ -42,6 +42,13 @@ pub const MAX_PREDICTED: usize = 8;
 /// (README, "Predicted tags").
 pub const ABSTRACT_BYTES: usize = 300;
 
+/// The vocabulary's tag ids, in its order: a model's slots.
+fn tag_ids(catalog: &Catalog) -> Vec<String> {
+    (catalog.vocabulary.tags.iter())
+        .map(|t| t.id.clone())
+        .collect()
+}
+
 fn abstract_start(text: &str) -> &str {
     if text.len() <= ABSTRACT_BYTES {
         return text;
@@ -153,18 +160,17 @@ impl Predictor {
     /// Learns from the curated entries of `catalog` (about a second for the
     /// shipped catalog, in a debug build; see `bench/tags.sh`).
     pub fn train(catalog: &Catalog, cache: &Cache) -> Predictor {
-        let examples = examples(catalog, cache);
+        Predictor::learn_all(&examples(catalog, cache), catalog)
+    }
+
+    /// The shipped predictor, learned from every one of `examples`.
+    fn learn_all(examples: &[Example], catalog: &Catalog) -> Predictor {
         let all: Vec<&Example> = examples.iter().collect();
         Predictor::learn(&all, catalog, Method::Combined, THRESHOLD)
     }
 
     fn learn(examples: &[&Example], catalog: &Catalog, method: Method, threshold: f32) -> Self {
-        let tags: Vec<String> = catalog
-            .vocabulary
-            .tags
-            .iter()
-            .map(|t| t.id.clone())
-            .collect();
+        let tags = tag_ids(catalog);
         let model = Model::train(examples, &catalog.vocabulary, &tags, method.features());
         Predictor {
             tags,

@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 use xxhash_rust::xxh3::Xxh3;
 
 use super::learn::{Learned, Model, SETTINGS};
-use super::{ABSTRACT_BYTES, Example, Method, Predictor, THRESHOLD, examples};
+use super::{ABSTRACT_BYTES, Example, Method, Predictor, THRESHOLD, examples, tag_ids};
 use crate::catalog::Catalog;
 use crate::model::metadata::Cache;
 
@@ -46,8 +46,7 @@ impl Predictor {
         if let Some(predictor) = load(path, &fingerprint, catalog) {
             return predictor;
         }
-        let all: Vec<&Example> = examples.iter().collect();
-        let predictor = Predictor::learn(&all, catalog, Method::Combined, THRESHOLD);
+        let predictor = Predictor::learn_all(&examples, catalog);
         let _ = save(path, &fingerprint, &predictor);
         predictor
     }
@@ -88,12 +87,7 @@ fn fingerprint(examples: &[Example], catalog: &Catalog) -> String {
 fn load(path: &Path, fingerprint: &str, catalog: &Catalog) -> Option<Predictor> {
     let bytes = crate::fsutil::read_regular_file(path).ok()??;
     let saved: Saved = serde_json::from_slice(&bytes).ok()?;
-    let tags: Vec<String> = catalog
-        .vocabulary
-        .tags
-        .iter()
-        .map(|t| t.id.clone())
-        .collect();
+    let tags = tag_ids(catalog);
     if saved.fingerprint != fingerprint || saved.tags != tags {
         return None;
     }

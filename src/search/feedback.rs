@@ -9,16 +9,18 @@
 //! stays behind the first. Only curated tags count: they are in a column,
 //! where a candidate's are read without reading its document.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
+use tantivy::collector::DocSetCollector;
 use tantivy::columnar::StrColumn;
-use tantivy::schema::IndexRecordOption;
-use tantivy::{DocAddress, DocId, DocSet, Searcher, TERMINATED, TantivyDocument, Term};
+use tantivy::query::{BooleanQuery, Occur, Query};
+use tantivy::schema::{IndexRecordOption, Value};
+use tantivy::{DocAddress, DocId, DocSet, Searcher, TantivyDocument, Term};
 
 use super::compile::Context;
 use super::query::Node;
 use crate::error::Error;
-use crate::model::Record;
+use crate::index::exact_query;
 
 /// Candidates fetched for feedback to reorder, however few are shown.
 pub const POOL: usize = 40;
@@ -144,36 +146,27 @@ pub fn rerank(
 fn project_of(
     cx: &Context<'_>,
     lead: DocAddress,
-) -> Result<Option<(String, Vec<DocAddress>)>, Error> {
+) -> Result<Option<(String, HashSet<DocAddress>)>, Error> {
     let doc: TantivyDocument = cx.searcher.doc(lead)?;
-    let id = Record::from_document(&doc, cx.fields).id;
+    let Some(id) = doc.get_first(cx.fields.id).and_then(|v| v.as_str()) else {
+        return Ok(None);
+    };
     let project = (cx.members.iter())
         .find(|(project, work)| *work == id || *project == id)
         .map(|(project, _)| project.clone());
     let Some(project) = project else {
         return Ok(None);
     };
-    let family = (cx.members.iter())
+    let family: Vec<(Occur, Box<dyn Query>)> = (cx.members.iter())
         .filter(|(p, _)| *p == project)
         .map(|(_, work)| work.as_str())
         .chain([project.as_str()])
-        .filter(|work| *work != id);
-    let mut works = Vec::new();
-    for work in family {
-        let term = Term::from_field_text(cx.fields.id, work);
-        for (segment_ord, reader) in cx.searcher.segment_readers().iter().enumerate() {
-            let inverted = reader.inverted_index(cx.fields.id)?;
-            let postings = (inverted.read_postings(&term, IndexRecordOption::Basic))
-                .map_err(tantivy::TantivyError::from)?;
-            let Some(mut postings) = postings else {
-                continue;
-            };
-            while postings.doc() != TERMINATED {
-                works.push(DocAddress::new(segment_ord as u32, postings.doc()));
-                postings.advance();
-            }
-        }
-    }
+        .filter(|work| *work != id)
+        .map(|work| (Occur::Should, exact_query(cx.fields.id, work)))
+        .collect();
+    let works = cx
+        .searcher
+        .search(&BooleanQuery::new(family), &DocSetCollector)?;
     Ok(Some((project, works)))
 }
 

@@ -97,7 +97,6 @@ pub fn compile(cx: &Context<'_>, tree: &Node, mode: Mode) -> Result<Compiled, Er
         english: analysis::english(),
         names: analysis::names(),
         content: analysis::names_without_stop_words(),
-        scale: 1.0,
         scoring: false,
         filtered: false,
         phrases: false,
@@ -123,9 +122,6 @@ struct Compilation<'c> {
     names: TextAnalyzer,
     /// Words without the stop words (for `scattered`).
     content: TextAnalyzer,
-    /// What the text weights of the word being compiled are multiplied by
-    /// (`Boosts::stop_word` for a stop word among others, else 1).
-    scale: f32,
     scoring: bool,
     filtered: bool,
     phrases: bool,

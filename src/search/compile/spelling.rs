@@ -188,8 +188,8 @@ impl Speller<'_> {
     /// The acronym by which the vocabulary names a technique, if `word`
     /// is one (case aside).
     fn vocabulary_acronym(&self, word: &str) -> Option<String> {
-        let tags = &self.cx.synonyms.vocabulary().tags;
-        (tags.iter().flat_map(|tag| tag.names()))
+        let tag = self.cx.synonyms.lookup(word)?;
+        (tag.names())
             .find(|name| is_acronym(name) && name.eq_ignore_ascii_case(word))
             .map(str::to_string)
     }

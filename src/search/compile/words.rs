@@ -85,11 +85,12 @@ impl Compilation<'_> {
                 self.ignored.push(word.to_string());
                 continue;
             }
-            if run.len() > 1 && self.is_stop_word(word) {
-                self.scale = self.cx.boosts.stop_word;
-            }
-            let parts = self.text_parts(word, Quoting::Plain);
-            self.scale = 1.0;
+            let scale = if run.len() > 1 && self.is_stop_word(word) {
+                self.cx.boosts.stop_word
+            } else {
+                1.0
+            };
+            let parts = self.scaled_text_parts(word, Quoting::Plain, scale);
             clauses.extend(parts.into_iter().map(|q| (Occur::Should, q)));
             plain.push(word);
             loose.push(word);
@@ -214,7 +215,12 @@ impl Compilation<'_> {
     /// by side, not nested under a max) so that tantivy can skip blocks of
     /// documents that cannot reach the top k (block-max WAND).
     fn text_parts(&mut self, text: &str, quoting: Quoting) -> Vec<Q> {
-        let (b, f) = (self.cx.boosts.scaled(self.scale), self.cx.fields);
+        self.scaled_text_parts(text, quoting, 1.0)
+    }
+
+    /// [`Self::text_parts`] with every text weight times `scale`.
+    fn scaled_text_parts(&mut self, text: &str, quoting: Quoting, scale: f32) -> Vec<Q> {
+        let (b, f) = (self.cx.boosts.scaled(scale), self.cx.fields);
         let prose = [
             (f.title, b.title),
             (f.tag_text, b.tag_text),

@@ -1110,3 +1110,48 @@ note = "Thrice over."
         ["zint-sharding-2023", "blorp-2024", "frobnicator"]
     );
 }
+
+#[test]
+fn a_titles_initials_find_the_work_and_are_not_repaired() {
+    let files = r#"[section]
+name = "Frobnication"
+order = 1
+
+[[entry]]
+id = "quibbling-2022"
+kind = "paper"
+title = "Quibbling Over Sparse Gradients"
+url = "https://example.org/q1"
+year = 2022
+tags = ["pipeline-parallelism"]
+note = "Argues about gradients, sparsely."
+
+[[entry]]
+id = "qosh-2023"
+kind = "paper"
+title = "Qosh: Sparse Gradients Quibbled Again"
+url = "https://example.org/q2"
+year = 2023
+tags = ["mixture-of-experts"]
+note = "More sparse gradients, and qosg in passing."
+"#;
+    let fixture = Fixture::with_files(&[("tags.toml", common::TAGS), ("q.toml", files)]);
+    // Without the initials, "QOSG" is repaired to "qosh" or finds the
+    // note's word first.
+    for query in ["QOSG", "qosg gradients"] {
+        (fixture.cmd().args(["search", query]).run())
+            .success()
+            .stderr_lacks("searched for");
+        assert_eq!(
+            search_ids(&fixture, &[query])[0],
+            "quibbling-2022",
+            "{query}"
+        );
+    }
+    fixture
+        .cmd()
+        .args(["search", "--explain", "-n", "1", "QOSG"])
+        .run()
+        .success()
+        .stdout_has("the initials of quibbling-2022");
+}

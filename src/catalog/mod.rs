@@ -131,6 +131,8 @@ pub struct Lookups {
     pub venues: Vec<String>,
     /// See [`Catalog::work_names`].
     pub works: Vec<(String, String)>,
+    /// See [`Catalog::title_initials`].
+    pub initials: Vec<(String, String)>,
     /// See [`Catalog::project_members`].
     pub members: Vec<(String, String)>,
     /// The year of the catalog's newest entry, which "recent" counts from.
@@ -166,6 +168,7 @@ impl Catalog {
             sections: self.section_names(),
             venues: self.venue_names(),
             works: self.work_names(),
+            initials: self.title_initials(),
             members: self.project_members(),
             newest_year: self.entries.iter().filter_map(|e| e.year).max(),
         })
@@ -191,6 +194,34 @@ impl Catalog {
                 };
                 let name = squash(name);
                 (!name.is_empty()).then(|| (name, e.id.clone()))
+            })
+            .collect()
+    }
+
+    /// Each entry whose title (or the name before its colon) is three or
+    /// more words, by their initials, lower-cased, with the entry's id:
+    /// "dtr" for "Dynamic Tensor Rematerialization", "epl" for "Easy
+    /// Parallel Library: ...". Small words ("of", "with") have none, as in
+    /// the acronyms people make of titles; a hyphenated word has one.
+    pub fn title_initials(&self) -> Vec<(String, String)> {
+        const SMALL: [&str; 16] = [
+            "a", "an", "and", "at", "by", "for", "from", "in", "into", "of", "on", "the", "to",
+            "toward", "towards", "with",
+        ];
+        self.entries
+            .iter()
+            .filter_map(|e| {
+                let named = match e.title.split_once(':') {
+                    Some((name, _)) => name,
+                    None => &e.title,
+                };
+                let initials: String = named
+                    .split_whitespace()
+                    .filter(|w| !SMALL.contains(&w.to_lowercase().as_str()))
+                    .filter_map(|w| w.chars().next().filter(|c| c.is_alphanumeric()))
+                    .flat_map(char::to_lowercase)
+                    .collect();
+                (initials.chars().count() >= 3).then(|| (initials, e.id.clone()))
             })
             .collect()
     }
@@ -347,6 +378,7 @@ mod tests {
             sections: vec!["Fiction".to_string()],
             venues: vec!["ZQSys".to_string()],
             works: vec![("glimmer".to_string(), "glimmer".to_string())],
+            initials: Vec::new(),
             members: vec![("glimmer-lib".to_string(), "glimmer".to_string())],
             newest_year: Some(2021),
         };
@@ -356,6 +388,30 @@ mod tests {
         edited.entries[0].venue = Some("BlorpConf".to_string());
         assert_eq!(edited.lookups().venues, ["BlorpConf"]);
         assert_eq!(catalog.lookups(), &expected);
+    }
+
+    #[test]
+    fn initials_are_of_a_titles_words_but_its_small_ones() {
+        let entry = |id: &str, title: &str| {
+            format!(
+                "[[entry]]\nid = \"{id}\"\nkind = \"paper\"\ntitle = \"{title}\"\nurl = \"https://example.org/{id}\"\nyear = 2021\nnote = \"n\"\n\n"
+            )
+        };
+        let text = [
+            "[section]\nname = \"Fiction\"\norder = 1\n\n".to_string(),
+            entry("quib", "Quibbling Over Sparse-Frobnicator Gradients"),
+            entry("wobble", "Wobble Bucket Library: Sharding with Spoons"),
+            entry("zarf", "Zarf: a Frobnicator for the Cloud"),
+            entry("mesh", "Glimmer Mesh"),
+        ]
+        .concat();
+        let (catalog, _) = load_files(&[SourceFile::new("fiction.toml", text)]);
+        let initials = catalog.title_initials();
+        let expected = [("qosg", "quib"), ("wbl", "wobble")];
+        let expected: Vec<(String, String)> = (expected.iter())
+            .map(|(i, id)| (i.to_string(), id.to_string()))
+            .collect();
+        assert_eq!(initials, expected);
     }
 
     #[test]

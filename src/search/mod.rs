@@ -139,6 +139,7 @@ fn search_then<C: tantivy::collector::Collector>(
         sections: &lookups.sections,
         venues: &lookups.venues,
         work_names: &lookups.works,
+        initials: &lookups.initials,
         members: &lookups.members,
         newest_year: lookups.newest_year,
         name_stems: Default::default(),

@@ -39,6 +39,8 @@ pub struct Context<'a> {
     pub venues: &'a [String],
     /// Catalog entries by name (see `Catalog::work_names`).
     pub work_names: &'a [(String, String)],
+    /// Catalog entries by their titles' initials (see `Catalog::title_initials`).
+    pub initials: &'a [(String, String)],
     /// (project, work) pairs (see `Catalog::project_members`).
     pub members: &'a [(String, String)],
     /// The catalog's newest year (see `facets`).
@@ -47,6 +49,16 @@ pub struct Context<'a> {
     /// once for every mode the search compiles (see `scattered`).
     pub name_stems: std::cell::OnceCell<Vec<Vec<Vec<String>>>>,
     pub boosts: Boosts,
+}
+
+impl Context<'_> {
+    /// The works whose titles' initials `word` is, case aside ("DTR").
+    pub fn works_by_initials(&self, word: &str) -> impl Iterator<Item = &str> {
+        let typed = crate::catalog::squash(word);
+        (self.initials.iter())
+            .filter(move |(initials, _)| *initials == typed)
+            .map(|(_, id)| id.as_str())
+    }
 }
 
 /// What the compiled query is for (see `two_phase`).

@@ -147,6 +147,7 @@ impl Speller<'_> {
             || ident::is_arxiv_id(word)
             || names.is_empty()
             || self.cx.synonyms.lookup(word).is_some()
+            || self.cx.works_by_initials(word).next().is_some()
             // An English word is what the user meant, even if no work
             // uses it: "pipelining" must not become "pipeline".
             || wordnik_list::word_exists(&word.to_lowercase())

@@ -73,6 +73,7 @@ fn with_context(f: &Fixture, check: impl FnOnce(&Context<'_>, &Searcher)) {
     let venues = f.catalog.venue_names();
     let work_names = f.catalog.work_names();
     let members = f.catalog.project_members();
+    let initials = f.catalog.title_initials();
     let cx = Context {
         searcher: &searcher,
         fields: &f.fields,
@@ -80,6 +81,7 @@ fn with_context(f: &Fixture, check: impl FnOnce(&Context<'_>, &Searcher)) {
         sections: &sections,
         venues: &venues,
         work_names: &work_names,
+        initials: &initials,
         members: &members,
         newest_year: Some(2024),
         name_stems: Default::default(),

@@ -41,6 +41,7 @@ impl Compilation<'_> {
     /// written together.
     pub(super) fn words(&mut self, run: &[&str], clauses: &mut Vec<(Occur, Q)>) {
         self.work_name(run, clauses);
+        self.initials(run, clauses);
         let mut i = 0;
         let mut plain: Vec<&str> = Vec::new();
         // Every word outside a technique's name, for names told in other words.
@@ -361,6 +362,29 @@ impl Compilation<'_> {
                 clauses.push((Occur::Should, Labelled::boxed(label, Box::new(query))));
             }
             self.scoring = true;
+        }
+    }
+
+    /// The works whose titles' initials a word of the run is ("DTR" for
+    /// "Dynamic Tensor Rematerialization"), when it is neither English nor
+    /// a technique's name: they score as a work's name does.
+    fn initials(&mut self, run: &[&str], clauses: &mut Vec<(Occur, Q)>) {
+        if self.mode == Mode::Phrases {
+            return;
+        }
+        let weight = self.cx.boosts.work_name * IDENTIFIER_SCORE;
+        for word in run {
+            if wordnik_list::word_exists(&word.to_lowercase())
+                || self.cx.synonyms.lookup(word).is_some()
+            {
+                continue;
+            }
+            for id in self.cx.works_by_initials(word) {
+                let query = Box::new(ConstScoreQuery::new(id_query(self.cx.fields, id), weight));
+                let label = format!("the initials of {id}");
+                clauses.push((Occur::Should, Labelled::boxed(label, query)));
+                self.scoring = true;
+            }
         }
     }
 }

@@ -1155,3 +1155,58 @@ note = "More sparse gradients, and qosg in passing."
         .success()
         .stdout_has("the initials of quibbling-2022");
 }
+
+#[test]
+fn works_holding_every_technique_named_rank_above_works_strong_in_one() {
+    let files = r#"[section]
+name = "Frobnication"
+order = 1
+
+[[entry]]
+id = "remat-only-2021"
+kind = "paper"
+title = "Rematerialization, Gradient Checkpointing and Activation Checkpointing"
+url = "https://example.org/r1"
+year = 2021
+tags = ["activation-recomputation"]
+note = "Rematerialization by gradient checkpointing, activation checkpointing at scale."
+
+[[entry]]
+id = "both-2022"
+kind = "paper"
+title = "Zint: Staged Training"
+url = "https://example.org/r2"
+year = 2022
+tags = ["pipeline-parallelism"]
+uses = ["activation-recomputation"]
+note = "Stages that stream micro-batches, recomputing what they drop."
+
+[[entry]]
+id = "pipeline-only-2023"
+kind = "paper"
+title = "Blorp: Staged Streaming"
+url = "https://example.org/r3"
+year = 2023
+tags = ["pipeline-parallelism"]
+note = "Stages again."
+"#;
+    let fixture = Fixture::with_files(&[("tags.toml", common::TAGS), ("r.toml", files)]);
+    let query = "rematerialization pipeline bubble";
+    // Then the first result's technique (see feedback).
+    assert_eq!(
+        search_ids(&fixture, &[query]),
+        ["both-2022", "pipeline-only-2023", "remat-only-2021"]
+    );
+    fixture
+        .cmd()
+        .args(["search", "--explain", "-n", "1", query])
+        .run()
+        .success()
+        .stdout_has("holds activation-recomputation and pipeline-parallelism\n");
+    std::fs::write(
+        fixture.catalog().join("ranking.toml"),
+        "all_techniques = 0\n",
+    )
+    .unwrap();
+    assert_eq!(search_ids(&fixture, &[query])[0], "remat-only-2021");
+}

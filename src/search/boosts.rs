@@ -62,6 +62,10 @@ pub struct Boosts {
     /// count this much of a word's. In a catalog of a hundred entries BM25
     /// hardly discounts them, and a sentence is full of them.
     pub stop_word: f32,
+    /// A work that holds every technique the words name, when they name
+    /// two or more ("ILP auto-sharding"), as a curated, used or predicted
+    /// tag: this score on top (see `compile::words::all_techniques`).
+    pub all_techniques: f32,
     /// Results behind the first gain its score times this times the share
     /// of its tags they hold (see `feedback`).
     pub feedback: f32,
@@ -93,6 +97,7 @@ impl Default for Boosts {
             venue_word: 2.0,
             venue_scale: 2.0,
             stop_word: 0.25,
+            all_techniques: 15.0,
             feedback: 0.5,
         }
     }

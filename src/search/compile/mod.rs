@@ -183,6 +183,7 @@ impl Compilation<'_> {
         let mut factors: Vec<Factor> = Vec::new();
         let mut boosts: Vec<Q> = Vec::new();
         let mut run: Vec<&str> = Vec::new();
+        let expanded_before = self.expansions.len();
         for child in children {
             if let Node::Word { text, .. } = child {
                 run.push(text);
@@ -208,6 +209,7 @@ impl Compilation<'_> {
             }
         }
         self.words(&run, &mut clauses);
+        clauses.extend(self.all_techniques(expanded_before));
         // A facet typed beside words multiplies their scores, not its own
         // (counting matches needs no scores).
         if !factors.is_empty() && self.mode != Mode::Matching {

@@ -5,7 +5,7 @@
 use std::collections::HashSet;
 
 use tantivy::Term;
-use tantivy::query::{BoostQuery, ConstScoreQuery, Occur, PhraseQuery, TermQuery};
+use tantivy::query::{BooleanQuery, BoostQuery, ConstScoreQuery, Occur, PhraseQuery, TermQuery};
 use tantivy::schema::{Field, IndexRecordOption};
 use tantivy::tokenizer::TextAnalyzer;
 
@@ -386,6 +386,41 @@ impl Compilation<'_> {
                 self.scoring = true;
             }
         }
+    }
+}
+
+impl Compilation<'_> {
+    /// The works holding every technique expanded since `first`, when
+    /// there are two or more: a work strong in one of them ("ILP":
+    /// Checkmate) must not beat works about both ("ILP auto-sharding":
+    /// Alpa, TePDist) by that one's weight alone. A constant, so that
+    /// tantivy can still prune.
+    pub(super) fn all_techniques(&self, first: usize) -> Option<(Occur, Q)> {
+        let weight = self.cx.boosts.all_techniques;
+        if matches!(self.mode, Mode::Phrases | Mode::Matching) || weight <= 0.0 {
+            return None;
+        }
+        let mut tags: Vec<&str> = (self.expansions[first..].iter())
+            .map(|e| e.tag.as_str())
+            .collect();
+        tags.sort_unstable();
+        tags.dedup();
+        if tags.len() < 2 {
+            return None;
+        }
+        let f = self.cx.fields;
+        let holds = |tag: &str| -> Q {
+            let fields = [f.tags, f.uses, f.predicted];
+            Box::new(BooleanQuery::new(
+                (fields.iter())
+                    .map(|&field| (Occur::Should, term_query(field, tag)))
+                    .collect(),
+            ))
+        };
+        let all = BooleanQuery::new(tags.iter().map(|t| (Occur::Must, holds(t))).collect());
+        let label = weight_label(&format!("holds {}", tags.join(" and ")), 1.0);
+        let query = Box::new(ConstScoreQuery::new(Box::new(all), weight));
+        Some((Occur::Should, Labelled::boxed(label, query)))
     }
 }
 

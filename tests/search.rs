@@ -86,6 +86,14 @@ fn typos_are_repaired_and_said() {
 }
 
 #[test]
+fn a_typo_in_one_part_of_a_hyphenated_word_is_repaired_in_that_part() {
+    search(&Fixture::new(), &["megatorn-lm"])
+        .success()
+        .stderr_is("searched for megatron (not megatorn)\n")
+        .stdout_has(" 1. Megatron-LM: Ongoing Research Training Transformer Models at Scale\n");
+}
+
+#[test]
 fn an_acronym_in_capitals_is_repaired_only_into_an_acronym_of_the_vocabulary() {
     let fixture = Fixture::new();
     // Typed in capitals, "megatorn" is an acronym the index lacks, not a

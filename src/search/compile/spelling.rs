@@ -113,6 +113,18 @@ impl Speller<'_> {
         }
         let repaired = if self.is_known(word) {
             word.to_string()
+        } else if word.contains('-') {
+            // "megatorn-lm": each part on its own, as none is known whole.
+            (word.split('-'))
+                .map(|part| {
+                    if part.is_empty() {
+                        String::new()
+                    } else {
+                        self.repair(part)
+                    }
+                })
+                .collect::<Vec<_>>()
+                .join("-")
         } else {
             self.closest(word)
         };

@@ -49,6 +49,19 @@ impl Tag {
     }
 }
 
+/// A name of two or more words ending in "parallelism", with that word
+/// replaced by each word practitioners use for it: "inter-layer model
+/// splitting" is inter-layer model parallelism.
+fn parallelism_variants(name: &str) -> Vec<String> {
+    const INSTEAD: [&str; 3] = ["partitioning", "splitting", "sharding"];
+    match name.rsplit_once(' ') {
+        Some((head, last)) if last.eq_ignore_ascii_case("parallelism") => {
+            INSTEAD.iter().map(|w| format!("{head} {w}")).collect()
+        }
+        _ => Vec::new(),
+    }
+}
+
 #[derive(Debug, Clone, Default)]
 pub struct Vocabulary {
     pub tags: Vec<Tag>,
@@ -70,6 +83,15 @@ impl Vocabulary {
                 let key = squash(name);
                 if !key.is_empty() {
                     by_name.entry(key).or_insert(i);
+                }
+            }
+        }
+        // Then the other words people put for "parallelism" in a name, below
+        // every name as written.
+        for (i, tag) in tags.iter().enumerate() {
+            for name in tag.names() {
+                for variant in parallelism_variants(name) {
+                    by_name.entry(squash(&variant)).or_insert(i);
                 }
             }
         }
@@ -216,4 +238,26 @@ fn ordinary_aliases(tag: &Tag) -> Vec<Problem> {
         }
     }
     problems
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parallelism_in_a_name_may_be_called_splitting_but_never_over_a_real_name() {
+        let vocabulary = Vocabulary::new(vec![
+            Tag::for_test(
+                "quux-parallelism",
+                "Quux parallelism",
+                &["inter-quux parallelism"],
+            ),
+            Tag::for_test("quux-sharding", "Quux sharding", &[]),
+        ]);
+        let named = |name: &str| vocabulary.named(&squash(name)).map(|t| t.id.as_str());
+        assert_eq!(named("inter-quux splitting"), Some("quux-parallelism"));
+        assert_eq!(named("quux partitioning"), Some("quux-parallelism"));
+        assert_eq!(named("quux sharding"), Some("quux-sharding"));
+        assert_eq!(named("parallelism"), None);
+    }
 }

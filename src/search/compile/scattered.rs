@@ -82,14 +82,28 @@ impl Compilation<'_> {
     }
 }
 
-/// Whether two stems are of one word: equal, or one begins the other, is
-/// at least [`MIN_PREFIX`] long and at most [`MAX_SUFFIX`] shorter.
+/// Stems that technique names use for one another, as practitioners
+/// describe them: "splitting weights and grads" is parameter and gradient
+/// sharding.
+const INTERCHANGEABLE: [&[&str]; 4] = [
+    &["shard", "split", "partit"],
+    &["paramet", "weight"],
+    &["gradient", "grad"],
+    &["node", "machin", "server"],
+];
+
+/// Whether two stems are of one word: equal, interchangeable, or one
+/// begins the other, is at least [`MIN_PREFIX`] long and at most
+/// [`MAX_SUFFIX`] shorter.
 fn same_word(a: &str, b: &str) -> bool {
     let (short, long) = if a.len() <= b.len() { (a, b) } else { (b, a) };
     short == long
         || (short.len() >= MIN_PREFIX
             && long.len() - short.len() <= MAX_SUFFIX
             && long.starts_with(short))
+        || INTERCHANGEABLE
+            .iter()
+            .any(|group| group.contains(&a) && group.contains(&b))
 }
 
 /// The stems of `text`'s words that are not stop words.
@@ -115,5 +129,8 @@ mod tests {
         assert!(!same_word("gpu", "gpus"));
         assert!(!same_word("model", "modem"));
         assert!(!same_word("over", "overflow"));
+        assert!(same_word("split", "shard"));
+        assert!(same_word("weight", "paramet"));
+        assert!(!same_word("weight", "shard"));
     }
 }

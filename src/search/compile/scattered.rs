@@ -31,9 +31,9 @@ impl Compilation<'_> {
             return;
         }
         let (content, english) = (&mut self.content, &mut self.english);
-        let typed: Vec<String> = words
-            .iter()
-            .flat_map(|w| content_stems(content, english, w))
+        let typed: Vec<String> = (words.iter().enumerate())
+            .filter(|&(i, _)| !(i > 0 && is_size(words[i - 1]) && is_parameters(words[i])))
+            .flat_map(|(_, w)| content_stems(content, english, &without_size(w)))
             .collect();
         let named: HashSet<String> = self.expansions.iter().map(|e| e.tag.clone()).collect();
         let cx = self.cx;
@@ -106,6 +106,28 @@ fn same_word(a: &str, b: &str) -> bool {
             .any(|group| group.contains(&a) && group.contains(&b))
 }
 
+/// "500B", "13B", "trillion": a model's size. "A 500B-parameter decoder"
+/// says how big the model is, not that its parameters are sharded.
+fn is_size(word: &str) -> bool {
+    const SIZES: [&str; 4] = ["million", "billion", "trillion", "multi-billion"];
+    word.starts_with(|c: char| c.is_ascii_digit()) || SIZES.contains(&word.to_lowercase().as_str())
+}
+
+fn is_parameters(word: &str) -> bool {
+    matches!(
+        word.to_lowercase().trim_end_matches(','),
+        "parameter" | "parameters"
+    )
+}
+
+/// The word without a "-parameter" that follows a size ("500B-parameter").
+fn without_size(word: &str) -> std::borrow::Cow<'_, str> {
+    match word.rsplit_once('-') {
+        Some((size, tail)) if is_size(size) && is_parameters(tail) => size.into(),
+        _ => word.into(),
+    }
+}
+
 /// The stems of `text`'s words that are not stop words.
 fn content_stems(
     content: &mut TextAnalyzer,
@@ -120,7 +142,7 @@ fn content_stems(
 
 #[cfg(test)]
 mod tests {
-    use super::same_word;
+    use super::{is_size, same_word, without_size};
 
     #[test]
     fn stems_of_one_word_are_one_word() {
@@ -132,5 +154,13 @@ mod tests {
         assert!(same_word("split", "shard"));
         assert!(same_word("weight", "paramet"));
         assert!(!same_word("weight", "shard"));
+    }
+
+    #[test]
+    fn a_models_size_is_not_its_parameters() {
+        assert_eq!(without_size("500B-parameter"), "500B");
+        assert_eq!(without_size("trillion-parameters"), "trillion");
+        assert_eq!(without_size("per-parameter"), "per-parameter");
+        assert!(is_size("13B") && is_size("Billion") && !is_size("big"));
     }
 }

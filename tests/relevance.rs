@@ -29,7 +29,7 @@ const FRESH_FLOOR: f64 = 0.90;
 /// The same format: the third blind set.
 const THIRD: &str = include_str!("fixtures/relevance-third.txt");
 
-/// The third set's graded nDCG@10 may not fall below this (0.892 now).
+/// The third set's graded nDCG@10 may not fall below this (0.893 now).
 const THIRD_FLOOR: f64 = 0.86;
 
 /// The held-out half's graded nDCG@10 may not fall below this, overall or

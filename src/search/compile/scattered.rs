@@ -85,11 +85,12 @@ impl Compilation<'_> {
 /// Stems that technique names use for one another, as practitioners
 /// describe them: "splitting weights and grads" is parameter and gradient
 /// sharding.
-const INTERCHANGEABLE: [&[&str]; 4] = [
+const INTERCHANGEABLE: [&[&str]; 5] = [
     &["shard", "split", "partit"],
     &["paramet", "weight"],
     &["gradient", "grad"],
     &["node", "machin", "server"],
+    &["offload", "spill"],
 ];
 
 /// Whether two stems are of one word: equal, interchangeable, or one

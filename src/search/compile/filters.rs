@@ -14,7 +14,7 @@ use super::{Compilation, Context, Mode, Q};
 use crate::catalog::{slugify, squash};
 use crate::error::Error;
 use crate::ident;
-use crate::index::{exact_query, id_query, identifier_query, kind_query};
+use crate::index::{Fields, exact_query, id_query, identifier_query, kind_query};
 use crate::search::filter::{Filter, Origin, YearRange};
 use crate::search::scaled::Factor;
 
@@ -85,11 +85,7 @@ impl Compilation<'_> {
         let query: Q = match filter {
             Filter::Tag(value) => {
                 let tag = resolve_tag(cx, value).ok_or_else(|| bad(&tag_suggestions(cx, value)))?;
-                Box::new(BooleanQuery::new(vec![
-                    (Occur::Should, exact_query(f.tags, &tag)),
-                    (Occur::Should, exact_query(f.uses, &tag)),
-                    (Occur::Should, exact_query(f.predicted, &tag)),
-                ]))
+                holding_tag(f, &tag)
             }
             Filter::Section(value) => {
                 let sections = matching_sections(cx, value);
@@ -144,6 +140,15 @@ fn year_query(cx: &Context<'_>, years: YearRange) -> Q {
         bound(years.from),
         bound(years.to),
     ))
+}
+
+/// The works holding `tag`: curated, used or predicted.
+pub(super) fn holding_tag(f: &Fields, tag: &str) -> Q {
+    Box::new(BooleanQuery::new(vec![
+        (Occur::Should, exact_query(f.tags, tag)),
+        (Occur::Should, exact_query(f.uses, tag)),
+        (Occur::Should, exact_query(f.predicted, tag)),
+    ]))
 }
 
 fn resolve_tag(cx: &Context<'_>, value: &str) -> Option<String> {

@@ -52,12 +52,22 @@ pub struct Context<'a> {
 }
 
 impl Context<'_> {
-    /// The works whose titles' initials `word` is, case aside ("DTR").
-    pub fn works_by_initials(&self, word: &str) -> impl Iterator<Item = &str> {
+    /// The works whose titles' initials `word` is, case aside ("DTR"),
+    /// unless it is an English word or a technique's name, which it means
+    /// instead.
+    pub fn works_by_initials(&self, word: &str) -> Vec<&str> {
         let typed = crate::catalog::squash(word);
-        (self.initials.iter())
-            .filter(move |(initials, _)| *initials == typed)
+        let works: Vec<&str> = (self.initials.iter())
+            .filter(|(initials, _)| *initials == typed)
             .map(|(_, id)| id.as_str())
+            .collect();
+        let meant_otherwise = || {
+            wordnik_list::word_exists(&word.to_lowercase()) || self.synonyms.lookup(word).is_some()
+        };
+        if works.is_empty() || meant_otherwise() {
+            return Vec::new();
+        }
+        works
     }
 }
 

@@ -116,13 +116,7 @@ impl Speller<'_> {
         } else if word.contains('-') {
             // "megatorn-lm": each part on its own, as none is known whole.
             (word.split('-'))
-                .map(|part| {
-                    if part.is_empty() {
-                        String::new()
-                    } else {
-                        self.repair(part)
-                    }
-                })
+                .map(|part| self.repair(part))
                 .collect::<Vec<_>>()
                 .join("-")
         } else {
@@ -159,7 +153,7 @@ impl Speller<'_> {
             || ident::is_arxiv_id(word)
             || names.is_empty()
             || self.cx.synonyms.lookup(word).is_some()
-            || self.cx.works_by_initials(word).next().is_some()
+            || !self.cx.works_by_initials(word).is_empty()
             // An English word is what the user meant, even if no work
             // uses it: "pipelining" must not become "pipeline".
             || wordnik_list::word_exists(&word.to_lowercase())

@@ -9,7 +9,7 @@ use tantivy::query::{BooleanQuery, BoostQuery, ConstScoreQuery, Occur, PhraseQue
 use tantivy::schema::{Field, IndexRecordOption};
 use tantivy::tokenizer::TextAnalyzer;
 
-use super::{Compilation, Expansion, Mode, Q, enumeration};
+use super::{Compilation, Expansion, Mode, Q, enumeration, filters};
 use crate::catalog::{Tag, squash};
 use crate::ident;
 use crate::index::analysis::{self, terms_with_positions};
@@ -366,19 +366,13 @@ impl Compilation<'_> {
     }
 
     /// The works whose titles' initials a word of the run is ("DTR" for
-    /// "Dynamic Tensor Rematerialization"), when it is neither English nor
-    /// a technique's name: they score as a work's name does.
+    /// "Dynamic Tensor Rematerialization"): they score as a work's name does.
     fn initials(&mut self, run: &[&str], clauses: &mut Vec<(Occur, Q)>) {
         if self.mode == Mode::Phrases {
             return;
         }
         let weight = self.cx.boosts.work_name * IDENTIFIER_SCORE;
         for word in run {
-            if wordnik_list::word_exists(&word.to_lowercase())
-                || self.cx.synonyms.lookup(word).is_some()
-            {
-                continue;
-            }
             for id in self.cx.works_by_initials(word) {
                 let query = Box::new(ConstScoreQuery::new(id_query(self.cx.fields, id), weight));
                 let label = format!("the initials of {id}");
@@ -408,17 +402,11 @@ impl Compilation<'_> {
         if tags.len() < 2 {
             return None;
         }
-        let f = self.cx.fields;
-        let holds = |tag: &str| -> Q {
-            let fields = [f.tags, f.uses, f.predicted];
-            Box::new(BooleanQuery::new(
-                (fields.iter())
-                    .map(|&field| (Occur::Should, term_query(field, tag)))
-                    .collect(),
-            ))
-        };
-        let all = BooleanQuery::new(tags.iter().map(|t| (Occur::Must, holds(t))).collect());
-        let label = weight_label(&format!("holds {}", tags.join(" and ")), 1.0);
+        let all = (tags.iter())
+            .map(|t| (Occur::Must, filters::holding_tag(self.cx.fields, t)))
+            .collect();
+        let all = BooleanQuery::new(all);
+        let label = format!("holds {}", tags.join(" and "));
         let query = Box::new(ConstScoreQuery::new(Box::new(all), weight));
         Some((Occur::Should, Labelled::boxed(label, query)))
     }

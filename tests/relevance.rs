@@ -23,19 +23,19 @@ const GRADED: &str = include_str!("fixtures/relevance-graded.txt");
 /// The same format: the second blind set.
 const FRESH: &str = include_str!("fixtures/relevance-fresh.txt");
 
-/// The fresh set's graded nDCG@10 may not fall below this (0.925 now).
+/// The fresh set's graded nDCG@10 may not fall below this (0.923 now).
 const FRESH_FLOOR: f64 = 0.90;
 
 /// The same format: the third blind set.
 const THIRD: &str = include_str!("fixtures/relevance-third.txt");
 
-/// The third set's graded nDCG@10 may not fall below this (0.892 now).
+/// The third set's graded nDCG@10 may not fall below this (0.893 now).
 const THIRD_FLOOR: f64 = 0.86;
 
 /// The same format: the fourth blind set.
 const FOURTH: &str = include_str!("fixtures/relevance-fourth.txt");
 
-/// The fourth set's graded nDCG@10 may not fall below this (0.915 now;
+/// The fourth set's graded nDCG@10 may not fall below this (0.913 now;
 /// 0.884 before it was tuned on).
 const FOURTH_FLOOR: f64 = 0.89;
 

@@ -1218,3 +1218,98 @@ note = "Stages again."
     .unwrap();
     assert_eq!(search_ids(&fixture, &[query])[0], "remat-only-2021");
 }
+
+/// Fictional works on collectives: two of them named Quorble, one that
+/// mentions Quorble, one that names NCCL, one that names neither.
+const COLLECTIVES: &str = r#"[section]
+name = "Collectives"
+order = 1
+
+[[entry]]
+id = "quorble-2020"
+kind = "paper"
+title = "Quorble: Allreduce for Frobnicators"
+url = "https://example.org/q1"
+year = 2020
+tags = ["collective-communication"]
+note = "Allreduce trees for frobnicator clusters."
+
+[[entry]]
+id = "quorble-offload-2021"
+kind = "paper"
+title = "Quorble-Offload: Allreduce from Host Memory"
+url = "https://example.org/q2"
+year = 2021
+tags = ["collective-communication"]
+note = "Allreduce staged through host memory."
+
+[[entry]]
+id = "zint-2022"
+kind = "paper"
+title = "Zint: Allreduce without Trees"
+url = "https://example.org/q3"
+year = 2022
+tags = ["collective-communication"]
+note = "Allreduce rings, compared with Quorble's trees."
+
+[[entry]]
+id = "blorp-2023"
+kind = "paper"
+title = "Blorp: Allreduce over NCCL"
+url = "https://example.org/q4"
+year = 2023
+tags = ["collective-communication"]
+note = "Allreduce schedules run on NCCL."
+
+[[entry]]
+id = "snarf-2024"
+kind = "paper"
+title = "Snarf: Allreduce Compression"
+url = "https://example.org/q5"
+year = 2024
+tags = ["collective-communication"]
+note = "Allreduce with compressed gradients."
+"#;
+
+fn sorted(mut ids: Vec<String>) -> Vec<String> {
+    ids.sort();
+    ids
+}
+
+#[test]
+fn a_negated_work_name_leaves_out_the_works_so_named_not_those_that_mention_it() {
+    let fixture = Fixture::with_files(&[("tags.toml", common::TAGS), ("c.toml", COLLECTIVES)]);
+    assert_eq!(
+        sorted(search_ids(&fixture, &["allreduce -quorble"])),
+        ["blorp-2023", "snarf-2024", "zint-2022"]
+    );
+    fixture
+        .cmd()
+        .args(["search", "--explain", "-n", "1", "allreduce -quorble"])
+        .run()
+        .success()
+        .stderr_has(
+            "left out \"quorble\": the works so named (quorble-2020, quorble-offload-2021) and titles holding it\n",
+        );
+}
+
+#[test]
+fn a_negated_name_of_the_technique_asked_for_leaves_out_only_the_works_that_name_it() {
+    let fixture = Fixture::with_files(&[("tags.toml", common::TAGS), ("c.toml", COLLECTIVES)]);
+    // NCCL names collective communication, which "allreduce" asks for:
+    // leaving out the whole technique would leave nothing.
+    assert_eq!(
+        sorted(search_ids(&fixture, &["allreduce -NCCL"])),
+        [
+            "quorble-2020",
+            "quorble-offload-2021",
+            "snarf-2024",
+            "zint-2022"
+        ]
+    );
+    // Beside another technique, it leaves out its technique's works.
+    assert_eq!(
+        search_ids(&fixture, &["frobnicators -NCCL"]),
+        Vec::<String>::new()
+    );
+}

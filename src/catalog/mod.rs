@@ -131,6 +131,8 @@ pub struct Lookups {
     pub venues: Vec<String>,
     /// See [`Catalog::work_names`].
     pub works: Vec<(String, String)>,
+    /// See [`Catalog::work_name_heads`].
+    pub name_heads: Vec<(String, String)>,
     /// See [`Catalog::title_initials`].
     pub initials: Vec<(String, String)>,
     /// See [`Catalog::project_members`].
@@ -168,6 +170,7 @@ impl Catalog {
             sections: self.section_names(),
             venues: self.venue_names(),
             works: self.work_names(),
+            name_heads: self.work_name_heads(),
             initials: self.title_initials(),
             members: self.project_members(),
             newest_year: self.entries.iter().filter_map(|e| e.year).max(),
@@ -179,21 +182,32 @@ impl Catalog {
         self.sections.iter().map(|s| s.name.clone()).collect()
     }
 
-    /// Each entry's name, squashed (see [`squash`]): its title before a
-    /// colon ("Alpa" of "Alpa: Automating..."), or a title of up to three
-    /// words whole ("Megatron-LM"), with the entry's id. A query that is
-    /// a work's name is looking for that work.
+    /// Each entry's name (see [`work_name`]), squashed (see [`squash`]),
+    /// with the entry's id. A query that is a work's name is looking for
+    /// that work.
     pub fn work_names(&self) -> Vec<(String, String)> {
         self.entries
             .iter()
             .filter_map(|e| {
-                let name = match e.title.split_once(':') {
-                    Some((name, _)) => name,
-                    None if e.title.split_whitespace().count() <= 3 => &e.title,
-                    None => return None,
-                };
-                let name = squash(name);
+                let name = squash(work_name(&e.title)?);
                 (!name.is_empty()).then(|| (name, e.id.clone()))
+            })
+            .collect()
+    }
+
+    /// The first word of each name of two or more words, squashed, with
+    /// the entry's id: "megatron" of "Megatron-LM", "deepspeed" of
+    /// "DeepSpeed-MoE", "zero" of "ZeRO-Offload". `-megatron` means those
+    /// works.
+    pub fn work_name_heads(&self) -> Vec<(String, String)> {
+        self.entries
+            .iter()
+            .filter_map(|e| {
+                let mut parts = work_name(&e.title)?
+                    .split(|c: char| c.is_whitespace() || c == '-')
+                    .filter(|p| !p.is_empty());
+                let head = squash(parts.next()?);
+                (parts.next().is_some() && head.len() >= 3).then(|| (head, e.id.clone()))
             })
             .collect()
     }
@@ -263,6 +277,16 @@ impl Catalog {
                 (s, entries)
             })
             .collect()
+    }
+}
+
+/// A work's name: its title before a colon ("Alpa" of "Alpa: Automating..."),
+/// or a title of up to three words whole ("Megatron-LM").
+fn work_name(title: &str) -> Option<&str> {
+    match title.split_once(':') {
+        Some((name, _)) => Some(name),
+        None if title.split_whitespace().count() <= 3 => Some(title),
+        None => None,
     }
 }
 
@@ -378,6 +402,7 @@ mod tests {
             sections: vec!["Fiction".to_string()],
             venues: vec!["ZQSys".to_string()],
             works: vec![("glimmer".to_string(), "glimmer".to_string())],
+            name_heads: Vec::new(),
             initials: Vec::new(),
             members: vec![("glimmer-lib".to_string(), "glimmer".to_string())],
             newest_year: Some(2021),

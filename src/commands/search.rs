@@ -255,6 +255,9 @@ fn report_rewrites(outcome: &SearchOutcome, explain: bool, format: Format, err: 
                 ),
             );
         }
+        for exclusion in &rewrites.exclusions {
+            diagnostic::line(err, exclusion);
+        }
         if !rewrites.ignored.is_empty() {
             diagnostic::line(
                 err,

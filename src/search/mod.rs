@@ -92,6 +92,8 @@ pub struct Rewrites {
     pub corrections: Vec<(String, String)>,
     /// Words that produced no searchable term (stop words, symbols).
     pub ignored: Vec<String>,
+    /// What each `-x` took out, when not everything it names.
+    pub exclusions: Vec<String>,
 }
 
 #[derive(Debug)]
@@ -139,6 +141,7 @@ fn search_then<C: tantivy::collector::Collector>(
         sections: &lookups.sections,
         venues: &lookups.venues,
         work_names: &lookups.works,
+        name_heads: &lookups.name_heads,
         initials: &lookups.initials,
         members: &lookups.members,
         newest_year: lookups.newest_year,

@@ -72,6 +72,7 @@ pub fn plan(cx: &Context<'_>, request: &SearchRequest<'_>, counted: bool) -> Res
         expansions: std::mem::take(&mut exact.expansions),
         corrections,
         ignored: std::mem::take(&mut exact.ignored),
+        exclusions: std::mem::take(&mut exact.exclusions),
     };
     Ok(Plan {
         root,

@@ -8,6 +8,7 @@
 mod enumeration;
 mod filters;
 mod implied;
+mod negation;
 mod scattered;
 mod spelling;
 mod words;
@@ -39,6 +40,8 @@ pub struct Context<'a> {
     pub venues: &'a [String],
     /// Catalog entries by name (see `Catalog::work_names`).
     pub work_names: &'a [(String, String)],
+    /// Catalog entries by their name's first word (see `Catalog::work_name_heads`).
+    pub name_heads: &'a [(String, String)],
     /// Catalog entries by their titles' initials (see `Catalog::title_initials`).
     pub initials: &'a [(String, String)],
     /// (project, work) pairs (see `Catalog::project_members`).
@@ -110,21 +113,12 @@ pub struct Compiled {
     pub expansions: Vec<Expansion>,
     /// Words that produced no searchable term (stop words, symbols).
     pub ignored: Vec<String>,
+    /// What each `-x` took out, said for `--explain` (see `negation`).
+    pub exclusions: Vec<String>,
 }
 
 pub fn compile(cx: &Context<'_>, tree: &Node, mode: Mode) -> Result<Compiled, Error> {
-    let mut compilation = Compilation {
-        cx,
-        mode,
-        english: analysis::english(),
-        names: analysis::names(),
-        content: analysis::names_without_stop_words(),
-        scoring: false,
-        filtered: false,
-        phrases: false,
-        expansions: Vec::new(),
-        ignored: Vec::new(),
-    };
+    let mut compilation = Compilation::new(cx, mode, negation::asked(cx, tree));
     let query = compilation.node(tree)?;
     Ok(Compiled {
         query,
@@ -133,6 +127,7 @@ pub fn compile(cx: &Context<'_>, tree: &Node, mode: Mode) -> Result<Compiled, Er
         phrases: compilation.phrases,
         expansions: compilation.expansions,
         ignored: compilation.ignored,
+        exclusions: compilation.exclusions,
     })
 }
 
@@ -149,6 +144,28 @@ struct Compilation<'c> {
     phrases: bool,
     expansions: Vec<Expansion>,
     ignored: Vec<String>,
+    /// The tags the query's wanted words name (see `negation`).
+    asked: std::collections::HashSet<String>,
+    exclusions: Vec<String>,
+}
+
+impl<'c> Compilation<'c> {
+    fn new(cx: &'c Context<'c>, mode: Mode, asked: std::collections::HashSet<String>) -> Self {
+        Compilation {
+            cx,
+            mode,
+            english: analysis::english(),
+            names: analysis::names(),
+            content: analysis::names_without_stop_words(),
+            scoring: false,
+            filtered: false,
+            phrases: false,
+            expansions: Vec::new(),
+            ignored: Vec::new(),
+            asked,
+            exclusions: Vec::new(),
+        }
+    }
 }
 
 impl Compilation<'_> {
@@ -252,16 +269,6 @@ impl Compilation<'_> {
         }
         clauses.extend(filters);
         Ok(with_positive(clauses))
-    }
-
-    /// What `-x` excludes. Every mode excludes what the exact query does: a
-    /// part that excluded only its own clauses of `x` (none, for a word in
-    /// the phrases part) would match documents the exact query does not.
-    fn excluded(&mut self, inner: &Node) -> Result<Q, Error> {
-        match self.mode {
-            Mode::Terms | Mode::Phrases => Ok(compile(self.cx, inner, Mode::Exhaustive)?.query),
-            Mode::Exhaustive | Mode::Rank | Mode::Matching => self.node(inner),
-        }
     }
 
     /// Any of `queries`, scores summed. Kept flat (term queries side by side)

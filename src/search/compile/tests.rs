@@ -72,6 +72,7 @@ fn with_context(f: &Fixture, check: impl FnOnce(&Context<'_>, &Searcher)) {
     let sections = f.catalog.section_names();
     let venues = f.catalog.venue_names();
     let work_names = f.catalog.work_names();
+    let name_heads = f.catalog.work_name_heads();
     let members = f.catalog.project_members();
     let initials = f.catalog.title_initials();
     let cx = Context {
@@ -81,6 +82,7 @@ fn with_context(f: &Fixture, check: impl FnOnce(&Context<'_>, &Searcher)) {
         sections: &sections,
         venues: &venues,
         work_names: &work_names,
+        name_heads: &name_heads,
         initials: &initials,
         members: &members,
         newest_year: Some(2024),

@@ -30,7 +30,7 @@ enum Analyzer {
 
 /// Whether the text was quoted by the user.
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum Quoting {
+pub(super) enum Quoting {
     Quoted,
     Plain,
 }
@@ -215,7 +215,7 @@ impl Compilation<'_> {
     /// The per-field queries of `text`. Kept flat (boosted term queries side
     /// by side, not nested under a max) so that tantivy can skip blocks of
     /// documents that cannot reach the top k (block-max WAND).
-    fn text_parts(&mut self, text: &str, quoting: Quoting) -> Vec<Q> {
+    pub(super) fn text_parts(&mut self, text: &str, quoting: Quoting) -> Vec<Q> {
         self.scaled_text_parts(text, quoting, 1.0)
     }
 

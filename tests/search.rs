@@ -1313,3 +1313,52 @@ fn a_negated_name_of_the_technique_asked_for_leaves_out_only_the_works_that_name
         Vec::<String>::new()
     );
 }
+
+#[test]
+fn an_authors_full_name_typed_beside_words_ranks_that_authors_works_first() {
+    let files = r#"[section]
+name = "Frobnication"
+order = 1
+
+[[entry]]
+id = "wordy-2021"
+kind = "paper"
+title = "Frobnication Serving for Frobnication Clusters"
+url = "https://example.org/a1"
+authors = ["Pim Quarrel"]
+year = 2021
+tags = ["pipeline-parallelism"]
+note = "Frobnication serving, frobnication batching and frobnication caches."
+
+[[entry]]
+id = "quiet-2022"
+kind = "paper"
+title = "Zint: Lessons from Years of Running Many Clusters, with Frobnication Serving"
+url = "https://example.org/a2"
+authors = ["Quin Blorpwell"]
+et_al = true
+year = 2022
+tags = ["pipeline-parallelism"]
+note = "Serving frobnicators."
+
+[[entry]]
+id = "other-2023"
+kind = "paper"
+title = "Snarf: Staged Frobnication"
+url = "https://example.org/a3"
+authors = ["Quin Blorpwell"]
+year = 2023
+tags = ["pipeline-parallelism"]
+note = "Stages."
+"#;
+    let fixture = Fixture::with_files(&[("tags.toml", common::TAGS), ("a.toml", files)]);
+    assert_eq!(
+        search_ids(&fixture, &["quin blorpwell frobnication serving"]),
+        ["quiet-2022", "wordy-2021", "other-2023"]
+    );
+    // Without the full name, the words decide.
+    assert_eq!(
+        search_ids(&fixture, &["frobnication serving"]),
+        ["wordy-2021", "quiet-2022", "other-2023"]
+    );
+}

@@ -129,6 +129,8 @@ pub struct Lookups {
     pub sections: Vec<String>,
     /// See [`Catalog::venue_names`].
     pub venues: Vec<String>,
+    /// See [`Catalog::author_names`].
+    pub authors: Vec<String>,
     /// See [`Catalog::work_names`].
     pub works: Vec<(String, String)>,
     /// See [`Catalog::work_name_heads`].
@@ -169,6 +171,7 @@ impl Catalog {
         self.lookups.0.get_or_init(|| Lookups {
             sections: self.section_names(),
             venues: self.venue_names(),
+            authors: self.author_names(),
             works: self.work_names(),
             name_heads: self.work_name_heads(),
             initials: self.title_initials(),
@@ -246,6 +249,19 @@ impl Catalog {
             .iter()
             .filter_map(|e| Some((e.project.clone()?, e.id.clone())))
             .collect()
+    }
+
+    /// The authors' names of two or more words, which a query's words
+    /// name as a facet (see `search::facets`).
+    pub fn author_names(&self) -> Vec<String> {
+        let mut authors: Vec<String> = (self.entries.iter())
+            .flat_map(|e| e.authors.iter())
+            .filter(|a| a.split_whitespace().count() >= 2)
+            .cloned()
+            .collect();
+        authors.sort_unstable();
+        authors.dedup();
+        authors
     }
 
     /// The venues of one word ("OSDI", "MLSys") that are not English
@@ -401,6 +417,7 @@ mod tests {
         let expected = Lookups {
             sections: vec!["Fiction".to_string()],
             venues: vec!["ZQSys".to_string()],
+            authors: Vec::new(),
             works: vec![("glimmer".to_string(), "glimmer".to_string())],
             name_heads: Vec::new(),
             initials: Vec::new(),

@@ -58,6 +58,9 @@ pub struct Boosts {
     /// The same for a venue typed as a word.
     pub venue_word: f32,
     pub venue_scale: f32,
+    /// The same for an author's full name typed as words.
+    pub author_word: f32,
+    pub author_scale: f32,
     /// A stop word among other words ("by", "only"): its text matches
     /// count this much of a word's. In a catalog of a hundred entries BM25
     /// hardly discounts them, and a sentence is full of them.
@@ -96,6 +99,8 @@ impl Default for Boosts {
             year_near_scale: 0.5,
             venue_word: 2.0,
             venue_scale: 2.0,
+            author_word: 2.0,
+            author_scale: 2.0,
             stop_word: 0.25,
             all_techniques: 15.0,
             feedback: 0.5,

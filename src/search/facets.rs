@@ -2,7 +2,8 @@
 //! works that contain the number 2023. A year, or "since", "after" or
 //! "before" and a year, becomes a boost of that year's works (a filter would
 //! drop what a loose phrase like "serving 2024" still wants to see), and so
-//! does a word that names one of the catalog's venues. Compiled, a boost
+//! does a word that names one of the catalog's venues, and words that are
+//! one of its authors' full names ("Jiangsu Du inference"). Compiled, a boost
 //! scores its works on its own and multiplies the scores of the words beside
 //! it (see `scaled.rs`). "Recent" (or "latest", "newest") is a boost of
 //! the catalog's newest [`RECENT_YEARS`] years.
@@ -15,16 +16,27 @@ const YEARS: std::ops::RangeInclusive<i64> = 1990..=2100;
 /// How many of the newest years "recent" means: the catalog's newest year
 /// and the two before it.
 pub const RECENT_YEARS: i64 = 3;
+/// An author's full name is this many words at most.
+const MAX_NAME_WORDS: usize = 4;
 
-/// The tree with years, words that name one of `venues` (case aside), and
-/// "recent" (when the catalog's `newest` year is known) in runs of words
+/// What words can name as facets: the catalog's venues of one word, its
+/// authors' full names, and its newest year ("recent").
+#[derive(Clone, Copy)]
+pub struct Known<'a> {
+    pub venues: &'a [String],
+    pub authors: &'a [String],
+    pub newest: Option<i64>,
+}
+
+/// The tree with years, words that name a venue or an author, and
+/// "recent" (when the catalog's newest year is known) in runs of words
 /// turned into boosts.
-pub fn recognize(tree: Node, venues: &[String], newest: Option<i64>) -> Node {
-    let recognize = |node| recognize(node, venues, newest);
+pub fn recognize(tree: Node, known: Known<'_>) -> Node {
+    let recognize = |node| recognize(node, known);
     match tree {
-        Node::Group(children) => Node::Group(run(children, venues, newest)),
+        Node::Group(children) => Node::Group(run(children, known)),
         Node::Word { .. } => {
-            let mut nodes = run(vec![tree], venues, newest);
+            let mut nodes = run(vec![tree], known);
             if nodes.len() == 1 {
                 nodes.remove(0)
             } else {
@@ -40,14 +52,14 @@ pub fn recognize(tree: Node, venues: &[String], newest: Option<i64>) -> Node {
     }
 }
 
-fn run(children: Vec<Node>, venues: &[String], newest: Option<i64>) -> Vec<Node> {
+fn run(children: Vec<Node>, known: Known<'_>) -> Vec<Node> {
     let mut out: Vec<Node> = Vec::with_capacity(children.len());
     for child in children {
         let Node::Word { text, column } = &child else {
-            out.push(recognize(child, venues, newest));
+            out.push(recognize(child, known));
             continue;
         };
-        if let Some(newest) = newest.filter(|_| means_recent(text)) {
+        if let Some(newest) = known.newest.filter(|_| means_recent(text)) {
             out.push(Node::Boost {
                 filter: Filter::Year(YearRange {
                     from: Some(newest - (RECENT_YEARS - 1)),
@@ -57,7 +69,7 @@ fn run(children: Vec<Node>, venues: &[String], newest: Option<i64>) -> Vec<Node>
             });
             continue;
         }
-        if let Some(venue) = venues.iter().find(|v| v.eq_ignore_ascii_case(text)) {
+        if let Some(venue) = known.venues.iter().find(|v| v.eq_ignore_ascii_case(text)) {
             out.push(Node::Boost {
                 filter: Filter::Venue(venue.clone()),
                 column: *column,
@@ -66,6 +78,7 @@ fn run(children: Vec<Node>, venues: &[String], newest: Option<i64>) -> Vec<Node>
         }
         let Some(year) = year(text) else {
             out.push(child);
+            name_author(&mut out, known.authors);
             continue;
         };
         // The word before may say which side of the year is meant.
@@ -88,6 +101,36 @@ fn run(children: Vec<Node>, venues: &[String], newest: Option<i64>) -> Vec<Node>
         });
     }
     out
+}
+
+/// The last words of `out`, if they are one of `authors`' full names
+/// (case aside), made a boost of that author's works.
+fn name_author(out: &mut Vec<Node>, authors: &[String]) {
+    let words: Vec<&str> = (out.iter().rev())
+        .map_while(|n| match n {
+            Node::Word { text, .. } => Some(text.as_str()),
+            _ => None,
+        })
+        .take(MAX_NAME_WORDS)
+        .collect();
+    for len in 2..=words.len() {
+        let typed: Vec<&str> = words[..len].iter().rev().copied().collect();
+        let typed = typed.join(" ");
+        let Some(author) = authors.iter().find(|a| a.eq_ignore_ascii_case(&typed)) else {
+            continue;
+        };
+        let mut column = 0;
+        for _ in 0..len {
+            if let Some(Node::Word { column: c, .. }) = out.pop() {
+                column = c;
+            }
+        }
+        out.push(Node::Boost {
+            filter: Filter::Author(author.clone()),
+            column,
+        });
+        return;
+    }
 }
 
 fn means_recent(word: &str) -> bool {
@@ -134,7 +177,13 @@ mod tests {
 
     fn understood(text: &str) -> String {
         let venues = ["OSDI".to_string(), "MLSys".to_string()];
-        recognize(query::parse(text).unwrap().root, &venues, Some(2024)).to_string()
+        let authors = ["Quin Blorpwell".to_string()];
+        let known = Known {
+            venues: &venues,
+            authors: &authors,
+            newest: Some(2024),
+        };
+        recognize(query::parse(text).unwrap().root, known).to_string()
     }
 
     #[test]
@@ -172,6 +221,17 @@ mod tests {
         );
         assert_eq!(understood("latest"), "~year:\"2022..\"");
         assert_eq!(understood("\"recent\" advances"), "(\"recent\" advances)");
+    }
+
+    #[test]
+    fn an_authors_full_name_is_a_boost() {
+        assert_eq!(
+            understood("quin blorpwell inference"),
+            "(~author:\"Quin Blorpwell\" inference)"
+        );
+        // A surname alone is a word, searched in the authors' names too.
+        assert_eq!(understood("blorpwell inference"), "(blorpwell inference)");
+        assert_eq!(understood("Quin Blorpwell"), "(~author:\"Quin Blorpwell\")");
     }
 
     #[test]

@@ -140,6 +140,7 @@ fn search_then<C: tantivy::collector::Collector>(
         synonyms: &synonyms,
         sections: &lookups.sections,
         venues: &lookups.venues,
+        authors: &lookups.authors,
         work_names: &lookups.works,
         name_heads: &lookups.name_heads,
         initials: &lookups.initials,

@@ -39,7 +39,7 @@ pub struct Parts {
 pub fn plan(cx: &Context<'_>, request: &SearchRequest<'_>, counted: bool) -> Result<Plan, Error> {
     let (root, notes) = understand(request)?;
     only_common_words(&root)?;
-    let root = facets::recognize(root, cx.venues, cx.newest_year);
+    let root = facets::recognize(root, cx.known());
     let (repaired, corrections) = repair_spelling(cx, &root);
     let mut exact = compile(cx, &repaired, Mode::Exhaustive)?;
     if !matches!(root, Node::All) && !exact.scoring && !exact.filtered {

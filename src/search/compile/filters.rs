@@ -35,6 +35,7 @@ impl Compilation<'_> {
         self.scoring = true;
         let weight = match filter {
             Filter::Venue(_) => self.cx.boosts.venue_word,
+            Filter::Author(_) => self.cx.boosts.author_word,
             _ => self.cx.boosts.year,
         };
         Ok(Some(Box::new(ConstScoreQuery::new(query, weight))))
@@ -51,6 +52,7 @@ impl Compilation<'_> {
             selection: self.selection(filter, Origin::Column(column))?,
             weight: match filter {
                 Filter::Venue(_) => self.cx.boosts.venue_scale,
+                Filter::Author(_) => self.cx.boosts.author_scale,
                 _ => self.cx.boosts.year_scale,
             },
         }];

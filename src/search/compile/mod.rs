@@ -38,6 +38,8 @@ pub struct Context<'a> {
     pub sections: &'a [String],
     /// The catalog's venues of one word, which a query word may name.
     pub venues: &'a [String],
+    /// The catalog's authors' full names, which query words may name.
+    pub authors: &'a [String],
     /// Catalog entries by name (see `Catalog::work_names`).
     pub work_names: &'a [(String, String)],
     /// Catalog entries by their name's first word (see `Catalog::work_name_heads`).
@@ -55,6 +57,15 @@ pub struct Context<'a> {
 }
 
 impl Context<'_> {
+    /// What query words can name as facets.
+    pub fn known(&self) -> crate::search::facets::Known<'_> {
+        crate::search::facets::Known {
+            venues: self.venues,
+            authors: self.authors,
+            newest: self.newest_year,
+        }
+    }
+
     /// The works whose titles' initials `word` is, case aside ("DTR"),
     /// unless it is an English word or a technique's name, which it means
     /// instead.

@@ -71,6 +71,7 @@ fn with_context(f: &Fixture, check: impl FnOnce(&Context<'_>, &Searcher)) {
     let synonyms = Synonyms::new(&f.catalog.vocabulary);
     let sections = f.catalog.section_names();
     let venues = f.catalog.venue_names();
+    let authors = f.catalog.author_names();
     let work_names = f.catalog.work_names();
     let name_heads = f.catalog.work_name_heads();
     let members = f.catalog.project_members();
@@ -81,6 +82,7 @@ fn with_context(f: &Fixture, check: impl FnOnce(&Context<'_>, &Searcher)) {
         synonyms: &synonyms,
         sections: &sections,
         venues: &venues,
+        authors: &authors,
         work_names: &work_names,
         name_heads: &name_heads,
         initials: &initials,
@@ -96,8 +98,7 @@ fn with_context(f: &Fixture, check: impl FnOnce(&Context<'_>, &Searcher)) {
 fn each_query(f: &Fixture, mut check: impl FnMut(&str, &Searcher, &dyn Fn(Mode) -> Compiled)) {
     with_context(f, |cx, searcher| {
         for text in QUERIES {
-            let tree: Node =
-                facets::recognize(query::parse(text).unwrap().root, cx.venues, cx.newest_year);
+            let tree: Node = facets::recognize(query::parse(text).unwrap().root, cx.known());
             let compiled = |mode| compile(cx, &tree, mode).unwrap();
             check(text, searcher, &compiled);
         }

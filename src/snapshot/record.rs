@@ -4,6 +4,7 @@
 use std::borrow::Cow;
 
 use serde::Deserialize;
+use serde::de::{Deserializer, IgnoredAny, SeqAccess, Visitor};
 
 use crate::ident;
 use crate::model::{
@@ -23,8 +24,8 @@ struct Line<'a> {
     abstract_text: Cow<'a, str>,
     #[serde(default, borrow)]
     authors: Cow<'a, str>,
-    #[serde(default, borrow)]
-    authors_parsed: Vec<Vec<Cow<'a, str>>>,
+    #[serde(default)]
+    authors_parsed: ParsedNames,
     #[serde(default, borrow)]
     categories: Cow<'a, str>,
     #[serde(default, borrow)]
@@ -32,7 +33,7 @@ struct Line<'a> {
     #[serde(default, borrow, rename = "journal-ref")]
     journal_ref: Option<Cow<'a, str>>,
     #[serde(default, borrow)]
-    versions: Vec<Version<'a>>,
+    versions: FirstVersion<'a>,
     #[serde(default, borrow)]
     update_date: Option<Cow<'a, str>>,
 }
@@ -41,6 +42,111 @@ struct Line<'a> {
 struct Version<'a> {
     #[serde(default, borrow)]
     created: Cow<'a, str>,
+}
+
+/// `versions`, of which only the first is read (the date of submission);
+/// the others are skipped without being built.
+#[derive(Debug, Default)]
+struct FirstVersion<'a>(Option<Version<'a>>);
+
+impl<'de: 'a, 'a> Deserialize<'de> for FirstVersion<'a> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct First<'a>(std::marker::PhantomData<&'a ()>);
+        impl<'de: 'a, 'a> Visitor<'de> for First<'a> {
+            type Value = FirstVersion<'a>;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a list of versions")
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+                let first = seq.next_element::<Version<'a>>()?;
+                while seq.next_element::<IgnoredAny>()?.is_some() {}
+                Ok(FirstVersion(first))
+            }
+        }
+        deserializer.deserialize_seq(First(std::marker::PhantomData))
+    }
+}
+
+/// `authors_parsed` (each author as `[last, first, suffix, ...]`) read
+/// straight into "First Last" names: no vector per author, no string per
+/// part (a thousand-author paper has as many).
+#[derive(Debug, Default)]
+struct ParsedNames(Vec<String>);
+
+impl<'de> Deserialize<'de> for ParsedNames {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Names;
+        impl<'de> Visitor<'de> for Names {
+            type Value = ParsedNames;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a list of authors' name parts")
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+                let mut names = Vec::with_capacity(seq.size_hint().unwrap_or(4).min(64));
+                while let Some(ParsedName(name)) = seq.next_element()? {
+                    if !name.is_empty() {
+                        names.push(name);
+                    }
+                }
+                Ok(ParsedNames(names))
+            }
+        }
+        deserializer.deserialize_seq(Names)
+    }
+}
+
+/// One author of `authors_parsed`, as "First Last" (empty when both parts
+/// are).
+struct ParsedName(String);
+
+impl<'de> Deserialize<'de> for ParsedName {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Name;
+        impl<'de> Visitor<'de> for Name {
+            type Value = ParsedName;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("an author's name parts")
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+                let last: Option<Part> = seq.next_element()?;
+                let first: Option<Part> = seq.next_element()?;
+                if first.is_some() {
+                    while seq.next_element::<IgnoredAny>()?.is_some() {}
+                }
+                let (last, first) = (
+                    last.as_ref().map_or("", |p| p.0.trim()),
+                    first.as_ref().map_or("", |p| p.0.trim()),
+                );
+                let mut name = String::with_capacity(first.len() + last.len() + 1);
+                push_normalized(&mut name, first);
+                push_normalized(&mut name, last);
+                Ok(ParsedName(name))
+            }
+        }
+        deserializer.deserialize_seq(Name)
+    }
+}
+
+/// A part of a name, borrowed from the line unless it holds escapes.
+struct Part<'de>(Cow<'de, str>);
+
+impl<'de> Deserialize<'de> for Part<'de> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Text;
+        impl<'de> Visitor<'de> for Text {
+            type Value = Part<'de>;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a string")
+            }
+            fn visit_borrowed_str<E>(self, text: &'de str) -> Result<Self::Value, E> {
+                Ok(Part(Cow::Borrowed(text)))
+            }
+            fn visit_str<E>(self, text: &str) -> Result<Self::Value, E> {
+                Ok(Part(Cow::Owned(text.to_string())))
+            }
+        }
+        deserializer.deserialize_str(Text)
+    }
 }
 
 /// A snapshot record: the paper, and the year of its first version.
@@ -77,24 +183,14 @@ pub fn parse_line(line: &str) -> Result<SnapshotRecord, String> {
     if !ident::is_arxiv_id(&id) {
         return Err(format!("`id` {:?} is not an arXiv id", raw.id));
     }
-    let authors: Vec<String> = if raw.authors_parsed.is_empty() {
+    let authors: Vec<String> = if raw.authors_parsed.0.is_empty() {
         raw.authors
             .split(", ")
             .map(normalize_whitespace)
             .filter(|a| !a.is_empty())
             .collect()
     } else {
-        raw.authors_parsed
-            .iter()
-            .filter_map(|parts| {
-                let last = parts.first().map(|s| s.trim()).unwrap_or_default();
-                let first = parts.get(1).map(|s| s.trim()).unwrap_or_default();
-                let mut name = String::with_capacity(first.len() + last.len() + 1);
-                push_normalized(&mut name, first);
-                push_normalized(&mut name, last);
-                (!name.is_empty()).then_some(name)
-            })
-            .collect()
+        raw.authors_parsed.0
     };
     let categories: Vec<String> = raw
         .categories
@@ -102,9 +198,9 @@ pub fn parse_line(line: &str) -> Result<SnapshotRecord, String> {
         .map(str::to_string)
         .collect();
     let primary_category = categories.first().cloned();
-    let year = raw
-        .versions
-        .first()
+    let first_version = raw.versions.0;
+    let year = first_version
+        .as_ref()
         .and_then(|v| year_of(&v.created))
         .or_else(|| year_of_id(&id));
     let record = PaperRecord {
@@ -115,9 +211,7 @@ pub fn parse_line(line: &str) -> Result<SnapshotRecord, String> {
         // is cheaper than for each of a million records.
         abstract_text: Some(bounded(raw.abstract_text.trim(), MAX_ABSTRACT_BYTES).to_string())
             .filter(|a| !a.is_empty()),
-        published: raw
-            .versions
-            .first()
+        published: first_version
             .filter(|v| !v.created.is_empty())
             .map(|v| v.created.to_string()),
         updated: raw.update_date.map(Cow::into_owned),
@@ -234,6 +328,15 @@ mod tests {
         );
         assert_eq!(r.record.doi.as_deref(), Some("10.1000/example.1"));
         assert_eq!(r.primary_category.as_deref(), Some("cs.DC"));
+    }
+
+    #[test]
+    fn names_are_read_from_their_parts_escaped_or_not() {
+        let line = r#"{"id":"1412.99997","authors":"ignored","authors_parsed":[["M\u00fcller-Fictus","  Ada\n B.","Jr."],[],["Placeholder"],["",""]],"versions":[{"created":"Tue, 2 Dec 2014 10:00:00 GMT"},{"created":"x"},{"created":"y"}]}"#;
+        let r = parse_line(line).unwrap();
+        assert_eq!(r.record.authors, ["Ada B. Müller-Fictus", "Placeholder"]);
+        assert_eq!(r.record.year, Some(2014));
+        assert!(parse_line(r#"{"id":"1412.99997","authors_parsed":[[3]]}"#).is_err());
     }
 
     #[test]

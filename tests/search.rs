@@ -683,6 +683,48 @@ fn a_venue_and_year_typed_as_words_rank_their_works_first_and_keep_the_others() 
         .stdout_has("×1.50 year:\"2022\"");
 }
 
+/// Two works on glims: one at SC, one whose title says supercomputing.
+const GLIMS: &str = r#"[section]
+name = "Glims"
+order = 1
+
+[[entry]]
+id = "glim-sc-2021"
+kind = "paper"
+title = "Sharding Glims"
+url = "https://example.org/g1"
+authors = ["Ex Ample"]
+venue = "SC"
+year = 2021
+tags = ["pipeline-parallelism"]
+note = "Shards glims."
+
+[[entry]]
+id = "glim-super-2021"
+kind = "paper"
+title = "Supercomputing Glims"
+url = "https://example.org/g2"
+authors = ["Oy Ample"]
+venue = "FICTCONF"
+year = 2021
+tags = ["pipeline-parallelism"]
+note = "Glims on a supercomputing cluster."
+"#;
+
+#[test]
+fn a_venue_is_known_by_its_other_name() {
+    let fixture = Fixture::with_files(&[("tags.toml", common::TAGS), ("glims.toml", GLIMS)]);
+    // "Supercomputing" is SC's name: its work first, then the work that
+    // only has the word.
+    assert_eq!(
+        search_ids(&fixture, &["supercomputing glims"]),
+        ["glim-sc-2021", "glim-super-2021"]
+    );
+    search(&fixture, &["--explain", "-n", "1", "Supercomputing glims"])
+        .success()
+        .stdout_has("venue:\"SC\"");
+}
+
 #[test]
 fn recent_means_the_catalogs_newest_three_years() {
     let fixture = Fixture::new();

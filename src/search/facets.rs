@@ -2,10 +2,10 @@
 //! works that contain the number 2023. A year, or "since", "after" or
 //! "before" and a year, becomes a boost of that year's works (a filter would
 //! drop what a loose phrase like "serving 2024" still wants to see), and so
-//! does a word that names one of the catalog's venues, and words that are
-//! one of its authors' full names ("Jiangsu Du inference"). Compiled, a boost
-//! scores its works on its own and multiplies the scores of the words beside
-//! it (see `scaled.rs`). "Recent" (or "latest", "newest") is a boost of
+//! does a word that names one of the catalog's venues (or is another name of
+//! one: "Supercomputing" is SC), and words that are one of its authors' full
+//! names ("Jiangsu Du inference"). Compiled, a boost scores its works on its
+//! own and multiplies the scores of the words beside it (see `scaled.rs`). "Recent" (or "latest", "newest") is a boost of
 //! the catalog's newest [`RECENT_YEARS`] years.
 
 use super::filter::{Filter, YearRange};
@@ -18,6 +18,9 @@ const YEARS: std::ops::RangeInclusive<i64> = 1990..=2100;
 pub const RECENT_YEARS: i64 = 3;
 /// An author's full name is this many words at most.
 const MAX_NAME_WORDS: usize = 4;
+/// Other one-word names of venues, as practitioners type them: a word here
+/// names the venue when the catalog has it.
+const VENUE_NAMES: &[(&str, &str)] = &[("supercomputing", "SC"), ("nips", "NeurIPS")];
 
 /// What words can name as facets: the catalog's venues of one word, its
 /// authors' full names, and its newest year ("recent").
@@ -69,7 +72,7 @@ fn run(children: Vec<Node>, known: Known<'_>) -> Vec<Node> {
             });
             continue;
         }
-        if let Some(venue) = known.venues.iter().find(|v| v.eq_ignore_ascii_case(text)) {
+        if let Some(venue) = venue(text, known.venues) {
             out.push(Node::Boost {
                 filter: Filter::Venue(venue.clone()),
                 column: *column,
@@ -101,6 +104,15 @@ fn run(children: Vec<Node>, known: Known<'_>) -> Vec<Node> {
         });
     }
     out
+}
+
+/// The catalog's venue that `word` names, by its name or another one.
+fn venue<'a>(word: &str, venues: &'a [String]) -> Option<&'a String> {
+    let name = VENUE_NAMES
+        .iter()
+        .find(|(other, _)| other.eq_ignore_ascii_case(word))
+        .map_or(word, |(_, name)| name);
+    venues.iter().find(|v| v.eq_ignore_ascii_case(name))
 }
 
 /// The last words of `out`, if they are one of `authors`' full names
@@ -176,7 +188,7 @@ mod tests {
     use crate::search::query;
 
     fn understood(text: &str) -> String {
-        let venues = ["OSDI".to_string(), "MLSys".to_string()];
+        let venues = ["OSDI".to_string(), "MLSys".to_string(), "SC".to_string()];
         let authors = ["Quin Blorpwell".to_string()];
         let known = Known {
             venues: &venues,
@@ -190,6 +202,12 @@ mod tests {
     fn a_venue_typed_as_a_word_is_a_boost() {
         assert_eq!(understood("osdi 2023"), "(~venue:\"OSDI\" ~year:\"2023\")");
         assert_eq!(understood("MLSys papers"), "(~venue:\"MLSys\" papers)");
+        assert_eq!(
+            understood("Supercomputing 2021"),
+            "(~venue:\"SC\" ~year:\"2021\")"
+        );
+        // Another name of a venue the catalog does not have is a word.
+        assert_eq!(understood("NIPS"), "NIPS");
         // A phrase is the user's own words; a venue not in the catalog is a word.
         assert_eq!(understood("\"osdi\" SOSP"), "(\"osdi\" SOSP)");
     }

@@ -725,6 +725,78 @@ fn a_venue_is_known_by_its_other_name() {
         .stdout_has("venue:\"SC\"");
 }
 
+/// A project known by its name, and two frameworks that say "framework"
+/// everywhere.
+const FRAMEWORKS: &str = r#"[section]
+name = "Frameworks"
+order = 1
+
+[[entry]]
+id = "zorbix"
+kind = "project"
+title = "Zorbix: Pretend Parallel Training"
+url = "https://example.org/zorbix"
+tags = ["pipeline-parallelism"]
+note = "Trains pretend models on imaginary clusters."
+
+[[entry]]
+id = "quux-2021"
+kind = "paper"
+title = "Quux: A Framework for Framework Builders"
+url = "https://example.org/quux"
+authors = ["Ex Ample"]
+venue = "FICTCONF"
+year = 2021
+tags = ["pipeline-parallelism"]
+note = "A framework whose framework builds pretend frameworks."
+
+[[entry]]
+id = "blip-2022"
+kind = "paper"
+title = "Blip: Framework Frameworks"
+url = "https://example.org/blip"
+authors = ["Oy Ample"]
+venue = "FICTCONF"
+year = 2022
+tags = ["pipeline-parallelism"]
+note = "Another framework of pretend frameworks."
+
+[[entry]]
+id = "zero-pretend"
+kind = "project"
+title = "Zero: Pretend Memory Savings"
+url = "https://example.org/zero"
+tags = ["activation-recomputation"]
+note = "Saves pretend memory."
+
+[[entry]]
+id = "bubble-2023"
+kind = "paper"
+title = "Filling Bubbles of Pretend Pipelines"
+url = "https://example.org/bubble"
+authors = ["Ay Ample"]
+venue = "FICTCONF"
+year = 2023
+tags = ["pipeline-parallelism"]
+note = "Fills the bubbles of pretend pipelines."
+"#;
+
+#[test]
+fn a_works_name_among_other_words_ranks_that_work_first() {
+    let fixture =
+        Fixture::with_files(&[("tags.toml", common::TAGS), ("frameworks.toml", FRAMEWORKS)]);
+    // "framework" is everywhere in the other two; "Zorbix" names a work.
+    let ids = search_ids(&fixture, &["Zorbix framework"]);
+    assert_eq!(ids[0], "zorbix", "{ids:?}");
+    search(&fixture, &["--explain", "-n", "1", "Zorbix framework"])
+        .success()
+        .stdout_has("the name of zorbix");
+    // A name that is an English word is a word among others: "zero" here
+    // is not the Zero project.
+    let ids = search_ids(&fixture, &["zero bubble pipelines"]);
+    assert_eq!(ids[0], "bubble-2023", "{ids:?}");
+}
+
 #[test]
 fn recent_means_the_catalogs_newest_three_years() {
     let fixture = Fixture::new();

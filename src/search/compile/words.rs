@@ -343,13 +343,35 @@ impl Compilation<'_> {
     /// ai"): they score as an exact identifier does, above works that only
     /// have the name in their titles ("DeepSpeed-MoE: ...").
     fn work_name(&mut self, run: &[&str], clauses: &mut Vec<(Occur, Q)>) {
-        if self.mode == Mode::Phrases || run.is_empty() || run.len() > MAX_NAME_WORDS {
+        if self.mode == Mode::Phrases || run.is_empty() {
             return;
         }
-        let typed = squash(&run.join(" "));
+        if run.len() <= MAX_NAME_WORDS && self.name_works(&squash(&run.join(" ")), clauses) {
+            return;
+        }
+        // A name among other words ("ColossalAI framework"), longest first;
+        // a name that is an English word ("Zero", "Unity") is left to the
+        // words, which it would otherwise take from other works.
+        let mut i = 0;
+        while i < run.len() {
+            let found = (1..=MAX_NAME_WORDS.min(run.len() - i)).rev().find(|&len| {
+                let typed = squash(&run[i..i + len].join(" "));
+                let english = len == 1 && wordnik_list::word_exists(&typed);
+                len < run.len() && !english && self.name_works(&typed, clauses)
+            });
+            i += found.unwrap_or(1);
+        }
+    }
+
+    /// Scores the works named `typed` (squashed) and a project's members;
+    /// false when no work has that name.
+    fn name_works(&mut self, typed: &str, clauses: &mut Vec<(Occur, Q)>) -> bool {
         let weight = self.cx.boosts.work_name * IDENTIFIER_SCORE;
-        let named = self.cx.work_names.iter().filter(|(name, _)| *name == typed);
-        for (_, id) in named {
+        let named: Vec<&String> = (self.cx.work_names.iter())
+            .filter(|(name, _)| name.as_str() == typed)
+            .map(|(_, id)| id)
+            .collect();
+        for &id in &named {
             let query = Box::new(ConstScoreQuery::new(id_query(self.cx.fields, id), weight));
             let label = format!("the name of {id}");
             clauses.push((Occur::Should, Labelled::boxed(label, query)));
@@ -363,6 +385,7 @@ impl Compilation<'_> {
             }
             self.scoring = true;
         }
+        !named.is_empty()
     }
 
     /// The works whose titles' initials a word of the run is ("DTR" for

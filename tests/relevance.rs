@@ -6,9 +6,9 @@
 //!   must stay above a floor set from its measured value;
 //! - the regression set: the older queries, each of which must put a
 //!   relevant entry in its top five;
-//! - the fresh, third, fourth and fifth sets, written later by other blind
-//!   judges (measured at 0.862, 0.853, 0.884 and 0.888 before any tuning
-//!   looked at them, and regression sets since).
+//! - the fresh, third, fourth, fifth and sixth sets, written later by other
+//!   blind judges (measured at 0.862, 0.853, 0.884, 0.888 and 0.903 before
+//!   any tuning looked at them, and regression sets since).
 
 mod common;
 
@@ -35,16 +35,23 @@ const THIRD_FLOOR: f64 = 0.86;
 /// The same format: the fourth blind set.
 const FOURTH: &str = include_str!("fixtures/relevance-fourth.txt");
 
-/// The fourth set's graded nDCG@10 may not fall below this (0.913 now;
+/// The fourth set's graded nDCG@10 may not fall below this (0.912 now;
 /// 0.884 before it was tuned on).
 const FOURTH_FLOOR: f64 = 0.89;
 
 /// The same format: the fifth blind set.
 const FIFTH: &str = include_str!("fixtures/relevance-fifth.txt");
 
-/// The fifth set's graded nDCG@10 may not fall below this (0.912 now;
+/// The fifth set's graded nDCG@10 may not fall below this (0.913 now;
 /// 0.888 before it was tuned on).
 const FIFTH_FLOOR: f64 = 0.89;
+
+/// The same format: the sixth blind set.
+const SIXTH: &str = include_str!("fixtures/relevance-sixth.txt");
+
+/// The sixth set's graded nDCG@10 may not fall below this (0.916 now;
+/// 0.903 before it was tuned on).
+const SIXTH_FLOOR: f64 = 0.89;
 
 /// The held-out half's graded nDCG@10 may not fall below this, overall or
 /// (by `KIND_FLOOR`) for any kind: set a little under the measured values.
@@ -237,6 +244,11 @@ fn fourth_set_stays_above_its_floor() {
 #[test]
 fn fifth_set_stays_above_its_floor() {
     assert_set_above("fifth set", FIFTH, FIFTH_FLOOR);
+}
+
+#[test]
+fn sixth_set_stays_above_its_floor() {
+    assert_set_above("sixth set", SIXTH, SIXTH_FLOOR);
 }
 
 fn assert_set_above(name: &str, judgments: &'static str, floor: f64) {

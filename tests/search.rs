@@ -797,6 +797,64 @@ fn a_works_name_among_other_words_ranks_that_work_first() {
     assert_eq!(ids[0], "bubble-2023", "{ids:?}");
 }
 
+/// A tag whose description says what its label does not.
+const GLIM_TAGS: &str = r#"[[tag]]
+id = "glim-sharding"
+label = "Glim sharding"
+category = "parallelism"
+description = "Split a model's glims over many zorps so that no zorp holds them all."
+
+[[tag]]
+id = "wobbling"
+label = "Wobbling"
+category = "parallelism"
+description = "Wobbles."
+"#;
+
+const GLIM_WORKS: &str = r#"[section]
+name = "Glim Works"
+order = 1
+
+[[entry]]
+id = "frobnicator-2021"
+kind = "paper"
+title = "Frobnicator"
+url = "https://example.org/frob"
+authors = ["Ex Ample"]
+venue = "FICTCONF"
+year = 2021
+tags = ["glim-sharding"]
+note = "Frobs quickly."
+
+[[entry]]
+id = "zorp-wobbling-2022"
+kind = "paper"
+title = "Zorp Wobbling"
+url = "https://example.org/zorp"
+authors = ["Oy Ample"]
+venue = "FICTCONF"
+year = 2022
+tags = ["wobbling"]
+note = "Wobbles a zorp."
+"#;
+
+#[test]
+fn a_need_in_plain_words_finds_the_works_whose_tags_it_describes() {
+    let fixture = Fixture::with_files(&[("tags.toml", GLIM_TAGS), ("glims.toml", GLIM_WORKS)]);
+    // Only the description of glim sharding says glims are spread so that
+    // no zorp holds them all; the other work has "zorp" in its own words.
+    assert_eq!(
+        search_ids(&fixture, &["no zorp should hold every glim"]),
+        ["frobnicator-2021", "zorp-wobbling-2022"]
+    );
+    // A description is the vocabulary's words, not the work's: a negated
+    // word found only there leaves the work in.
+    assert_eq!(
+        search_ids(&fixture, &["frobs -zorps"]),
+        ["frobnicator-2021"]
+    );
+}
+
 #[test]
 fn recent_means_the_catalogs_newest_three_years() {
     let fixture = Fixture::new();

@@ -206,6 +206,7 @@ impl Record {
             doc.add_text(fields.tags, tag);
             if let Some(t) = vocabulary.get(tag) {
                 doc.add_text(fields.tag_text, &t.label);
+                doc.add_text(fields.tag_description, &t.description);
                 t.names().for_each(&mut *learn);
             }
         }

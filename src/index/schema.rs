@@ -7,7 +7,7 @@ use tantivy::schema::{
 use super::analysis::{ENGLISH, NAMES};
 
 /// Bumped whenever fields or analyzers change, so old indexes are rebuilt.
-pub const SCHEMA_VERSION: u32 = 9;
+pub const SCHEMA_VERSION: u32 = 10;
 
 /// Handles of every field of the schema.
 #[derive(Debug, Clone)]
@@ -30,6 +30,9 @@ pub struct Fields {
     pub predicted_confidence: Field,
     /// Tag labels as words.
     pub tag_text: Field,
+    /// The vocabulary's descriptions of a work's tags: what a need in plain
+    /// words may say of the technique.
+    pub tag_description: Field,
     pub note: Field,
     pub abstract_text: Field,
     /// Adjacent word pairs written together ("all reduce" → "allreduce").
@@ -110,6 +113,7 @@ pub fn build_schema() -> (Schema, Fields) {
         ),
         predicted_confidence: b.add_f64_field("predicted_confidence", STORED),
         tag_text: b.add_text_field("tag_text", text(ENGLISH, false)),
+        tag_description: b.add_text_field("tag_description", text(ENGLISH, false)),
         note: b.add_text_field("note", text(ENGLISH, true)),
         abstract_text: b.add_text_field("abstract", text(ENGLISH, true)),
         joined: b.add_text_field(
@@ -146,6 +150,7 @@ impl Fields {
             predicted: f("predicted")?,
             predicted_confidence: f("predicted_confidence")?,
             tag_text: f("tag_text")?,
+            tag_description: f("tag_description")?,
             note: f("note")?,
             abstract_text: f("abstract")?,
             joined: f("joined")?,

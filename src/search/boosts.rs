@@ -16,6 +16,10 @@ use crate::catalog::RANKING_FILE;
 pub struct Boosts {
     pub title: f32,
     pub tag_text: f32,
+    /// The descriptions of an entry's tags, which a need told in plain
+    /// words may echo (never what a negated word leaves out: they are the
+    /// vocabulary's words, not the work's).
+    pub tag_description: f32,
     pub note: f32,
     pub abstract_text: f32,
     pub authors: f32,
@@ -79,6 +83,7 @@ impl Default for Boosts {
         Boosts {
             title: 1.5,
             tag_text: 2.0,
+            tag_description: 1.0,
             note: 2.0,
             abstract_text: 1.0,
             authors: 1.0,
@@ -114,6 +119,7 @@ impl Boosts {
         Boosts {
             title: self.title * factor,
             tag_text: self.tag_text * factor,
+            tag_description: self.tag_description * factor,
             note: self.note * factor,
             abstract_text: self.abstract_text * factor,
             authors: self.authors * factor,

@@ -158,6 +158,8 @@ struct Compilation<'c> {
     /// The tags the query's wanted words name (see `negation`).
     asked: std::collections::HashSet<String>,
     exclusions: Vec<String>,
+    /// Compiling what a negation leaves out: the works' own words only.
+    excluding: bool,
 }
 
 impl<'c> Compilation<'c> {
@@ -175,6 +177,7 @@ impl<'c> Compilation<'c> {
             ignored: Vec::new(),
             asked,
             exclusions: Vec::new(),
+            excluding: false,
         }
     }
 }

@@ -24,6 +24,13 @@ impl Compilation<'_> {
     /// part that excluded only its own clauses of `x` (none, for a word in
     /// the phrases part) would match documents the exact query does not.
     pub(super) fn excluded(&mut self, inner: &Node) -> Result<Q, Error> {
+        let was = std::mem::replace(&mut self.excluding, true);
+        let excluded = self.excluded_works(inner);
+        self.excluding = was;
+        excluded
+    }
+
+    fn excluded_works(&mut self, inner: &Node) -> Result<Q, Error> {
         if matches!(self.mode, Mode::Terms | Mode::Phrases) {
             let mut exact = Compilation::new(self.cx, Mode::Exhaustive, self.asked.clone());
             return exact.excluded(inner);

@@ -230,6 +230,10 @@ impl Compilation<'_> {
         ];
         let names = [(f.authors, b.authors), (f.venue, b.venue)];
         let mut per_field = self.in_fields(Analyzer::English, &prose, text, quoting);
+        if !self.excluding {
+            let described = [(f.tag_description, b.tag_description)];
+            per_field.extend(self.in_fields(Analyzer::English, &described, text, quoting));
+        }
         per_field.extend(self.in_fields(Analyzer::Names, &names, text, quoting));
         // "all-reduce" also finds "allreduce" written as one word.
         let joined = squash(text);

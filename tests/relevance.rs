@@ -23,33 +23,33 @@ const GRADED: &str = include_str!("fixtures/relevance-graded.txt");
 /// The same format: the second blind set.
 const FRESH: &str = include_str!("fixtures/relevance-fresh.txt");
 
-/// The fresh set's graded nDCG@10 may not fall below this (0.923 now).
+/// The fresh set's graded nDCG@10 may not fall below this (0.931 now).
 const FRESH_FLOOR: f64 = 0.90;
 
 /// The same format: the third blind set.
 const THIRD: &str = include_str!("fixtures/relevance-third.txt");
 
-/// The third set's graded nDCG@10 may not fall below this (0.893 now).
+/// The third set's graded nDCG@10 may not fall below this (0.902 now).
 const THIRD_FLOOR: f64 = 0.86;
 
 /// The same format: the fourth blind set.
 const FOURTH: &str = include_str!("fixtures/relevance-fourth.txt");
 
-/// The fourth set's graded nDCG@10 may not fall below this (0.912 now;
+/// The fourth set's graded nDCG@10 may not fall below this (0.919 now;
 /// 0.884 before it was tuned on).
 const FOURTH_FLOOR: f64 = 0.89;
 
 /// The same format: the fifth blind set.
 const FIFTH: &str = include_str!("fixtures/relevance-fifth.txt");
 
-/// The fifth set's graded nDCG@10 may not fall below this (0.913 now;
+/// The fifth set's graded nDCG@10 may not fall below this (0.914 now;
 /// 0.888 before it was tuned on).
 const FIFTH_FLOOR: f64 = 0.89;
 
 /// The same format: the sixth blind set.
 const SIXTH: &str = include_str!("fixtures/relevance-sixth.txt");
 
-/// The sixth set's graded nDCG@10 may not fall below this (0.916 now;
+/// The sixth set's graded nDCG@10 may not fall below this (0.926 now;
 /// 0.903 before it was tuned on).
 const SIXTH_FLOOR: f64 = 0.89;
 

@@ -8,7 +8,7 @@
 use tantivy::Index;
 
 use super::cached_tokenizer::CachedTokenizer;
-pub use super::cached_tokenizer::LONGEST_WORD;
+pub use super::cached_tokenizer::{LONGEST_WORD, skip_ascii_word};
 use super::selective_stemmer::SelectiveStemmer;
 use tantivy::tokenizer::{
     AsciiFoldingFilter, Language, LowerCaser, RemoveLongFilter, SimpleTokenizer, StopWordFilter,

@@ -170,7 +170,7 @@ fn ascii_word_bytes(chunk: u64) -> u64 {
 /// bytes at a time (most words are longer than a byte or two); the byte
 /// scan goes on from there.
 #[inline(always)]
-fn skip_ascii_word(bytes: &[u8], mut from: usize) -> usize {
+pub fn skip_ascii_word(bytes: &[u8], mut from: usize) -> usize {
     while let Some(chunk) = bytes.get(from..from + 8) {
         let chunk = u64::from_le_bytes(chunk.try_into().unwrap_or_default());
         let other = !ascii_word_bytes(chunk) & bytes_of(0x80);

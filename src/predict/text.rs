@@ -298,6 +298,7 @@ impl TermTable {
                 }
                 // The word's end, and whether it is ASCII.
                 let start = at;
+                at = analysis::skip_ascii_word(bytes, start);
                 let mut ascii = true;
                 while let Some(&byte) = bytes.get(at) {
                     match BYTE_CLASS[usize::from(byte)] {

@@ -5,8 +5,9 @@
 //! does a word that names one of the catalog's venues (or is another name of
 //! one: "Supercomputing" is SC), and words that are one of its authors' full
 //! names ("Jiangsu Du inference"). Compiled, a boost scores its works on its
-//! own and multiplies the scores of the words beside it (see `scaled.rs`). "Recent" (or "latest", "newest") is a boost of
-//! the catalog's newest [`RECENT_YEARS`] years.
+//! own and multiplies the scores of the words beside it (see `scaled.rs`).
+//! "Recent" (or "latest", "newest") is a boost of the catalog's newest
+//! [`RECENT_YEARS`] years.
 
 use super::filter::{Filter, YearRange};
 use super::query::Node;

@@ -343,27 +343,27 @@ impl Compilation<'_> {
 }
 
 impl Compilation<'_> {
-    /// The works whose name the run of words is ("DeepSpeed", "colossal
-    /// ai"): they score as an exact identifier does, above works that only
-    /// have the name in their titles ("DeepSpeed-MoE: ...").
+    /// The works whose name the run of words is or holds ("DeepSpeed",
+    /// "colossal ai"): they score as an exact identifier does, above works
+    /// that only have the name in their titles ("DeepSpeed-MoE: ...").
     fn work_name(&mut self, run: &[&str], clauses: &mut Vec<(Occur, Q)>) {
-        if self.mode == Mode::Phrases || run.is_empty() {
+        if self.mode == Mode::Phrases {
             return;
         }
-        if run.len() <= MAX_NAME_WORDS && self.name_works(&squash(&run.join(" ")), clauses) {
-            return;
-        }
-        // A name among other words ("ColossalAI framework"), longest first;
-        // a name that is an English word ("Zero", "Unity") is left to the
-        // words, which it would otherwise take from other works.
+        // The whole run, or the names within it ("ColossalAI framework"),
+        // longest first. Among other words, a one-word name that is an
+        // English word ("Zero", "Unity") is left to the words, which it
+        // would otherwise take from other works.
         let mut i = 0;
         while i < run.len() {
-            let found = (1..=MAX_NAME_WORDS.min(run.len() - i)).rev().find(|&len| {
+            let longest = MAX_NAME_WORDS.min(run.len() - i);
+            let named = (1..=longest).rev().find(|&len| {
                 let typed = squash(&run[i..i + len].join(" "));
-                let english = len == 1 && wordnik_list::word_exists(&typed);
-                len < run.len() && !english && self.name_works(&typed, clauses)
+                let english_among_others =
+                    len == 1 && run.len() > 1 && wordnik_list::word_exists(&typed);
+                !english_among_others && self.name_works(&typed, clauses)
             });
-            i += found.unwrap_or(1);
+            i += named.unwrap_or(1);
         }
     }
 
@@ -371,11 +371,10 @@ impl Compilation<'_> {
     /// false when no work has that name.
     fn name_works(&mut self, typed: &str, clauses: &mut Vec<(Occur, Q)>) -> bool {
         let weight = self.cx.boosts.work_name * IDENTIFIER_SCORE;
-        let named: Vec<&String> = (self.cx.work_names.iter())
-            .filter(|(name, _)| name.as_str() == typed)
-            .map(|(_, id)| id)
-            .collect();
-        for &id in &named {
+        let mut found = false;
+        let named = self.cx.work_names.iter().filter(|(name, _)| name == typed);
+        for (_, id) in named {
+            found = true;
             let query = Box::new(ConstScoreQuery::new(id_query(self.cx.fields, id), weight));
             let label = format!("the name of {id}");
             clauses.push((Occur::Should, Labelled::boxed(label, query)));
@@ -389,7 +388,7 @@ impl Compilation<'_> {
             }
             self.scoring = true;
         }
-        !named.is_empty()
+        found
     }
 
     /// The works whose titles' initials a word of the run is ("DTR" for

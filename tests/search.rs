@@ -725,6 +725,46 @@ fn a_venue_is_known_by_its_other_name() {
         .stdout_has("venue:\"SC\"");
 }
 
+/// A hyphenated word in a title, its words apart in a note, and neither.
+const WUBBLES: &str = r#"[section]
+name = "Wubbles"
+order = 1
+
+[[entry]]
+id = "wubble-joined-2021"
+kind = "paper"
+title = "Million-Token Wubbles"
+url = "https://example.org/w1"
+tags = ["pipeline-parallelism"]
+note = "Wubbles pretend text."
+
+[[entry]]
+id = "wubble-apart-2022"
+kind = "paper"
+title = "Loose Wubbles"
+url = "https://example.org/w2"
+tags = ["pipeline-parallelism"]
+note = "Wubbles over a million pretend tokens."
+
+[[entry]]
+id = "wubble-short-2023"
+kind = "paper"
+title = "Short Wubbles"
+url = "https://example.org/w3"
+tags = ["pipeline-parallelism"]
+note = "Wubbles over short pretend text."
+"#;
+
+#[test]
+fn a_hyphenated_word_also_finds_its_words_apart() {
+    let fixture = Fixture::with_files(&[("tags.toml", common::TAGS), ("wubbles.toml", WUBBLES)]);
+    // Side by side first; apart after; neither word, not at all.
+    assert_eq!(
+        search_ids(&fixture, &["million-token"]),
+        ["wubble-joined-2021", "wubble-apart-2022"]
+    );
+}
+
 /// A project known by its name, and two frameworks that say "framework"
 /// everywhere.
 const FRAMEWORKS: &str = r#"[section]

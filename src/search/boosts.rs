@@ -26,6 +26,9 @@ pub struct Boosts {
     pub venue: f32,
     /// Spellings joined across a hyphen or space ("all reduce" = "allreduce").
     pub joined: f32,
+    /// Each piece of a hyphenated word, sought alone too: its text weights
+    /// times this.
+    pub word_piece: f32,
     /// An entry tagged with the technique a query phrase names.
     pub tag: f32,
     /// An entry that uses that technique without being about it.
@@ -89,6 +92,7 @@ impl Default for Boosts {
             authors: 1.0,
             venue: 1.2,
             joined: 1.5,
+            word_piece: 0.5,
             tag: 4.0,
             uses: 2.0,
             predicted: 1.0,

@@ -93,6 +93,7 @@ impl Compilation<'_> {
             };
             let parts = self.scaled_text_parts(word, Quoting::Plain, scale);
             clauses.extend(parts.into_iter().map(|q| (Occur::Should, q)));
+            self.word_pieces(word, scale, clauses);
             plain.push(word);
             loose.push(word);
         }
@@ -106,6 +107,26 @@ impl Compilation<'_> {
         match self.cx.synonyms.lookup(text) {
             Some(tag) => self.concept(text, tag, Quoting::Quoted),
             None => self.text_parts(text, Quoting::Quoted),
+        }
+    }
+
+    /// The pieces of a hyphenated word, each also sought alone, for less:
+    /// "million-token" is sought side by side, and a note that says "a
+    /// million tokens" holds its words but not that phrase.
+    fn word_pieces(&mut self, word: &str, scale: f32, clauses: &mut Vec<(Occur, Q)>) {
+        let weight = self.cx.boosts.word_piece;
+        let pieces: Vec<&str> = (word.split(|c: char| !c.is_alphanumeric()))
+            .filter(|p| !p.is_empty())
+            .collect();
+        if weight == 0.0 || pieces.len() < 2 {
+            return;
+        }
+        for piece in pieces {
+            if self.is_stop_word(piece) {
+                continue;
+            }
+            let parts = self.scaled_text_parts(piece, Quoting::Plain, scale * weight);
+            clauses.extend(parts.into_iter().map(|q| (Occur::Should, q)));
         }
     }
 

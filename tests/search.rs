@@ -765,6 +765,53 @@ fn a_hyphenated_word_also_finds_its_words_apart() {
     );
 }
 
+/// Two projects whose code one account hosts, and one hosted elsewhere.
+const HOSTED: &str = r#"[section]
+name = "Hosted"
+order = 1
+
+[[entry]]
+id = "quarble"
+kind = "project"
+title = "Quarble: Pretend Sharding"
+url = "https://github.com/Zentorix/quarble"
+tags = ["pipeline-parallelism"]
+note = "Shards pretend models."
+
+[[entry]]
+id = "flimmet"
+kind = "project"
+title = "Flimmet: Pretend Planning"
+url = "https://gitlab.com/zentorix/flimmet#readme"
+tags = ["pipeline-parallelism"]
+note = "Plans pretend models."
+
+[[entry]]
+id = "dorvel"
+kind = "project"
+title = "Dorvel: Pretend Zentorix Clone"
+url = "https://example.org/zentorix/dorvel"
+tags = ["pipeline-parallelism"]
+note = "Copies pretend models."
+"#;
+
+#[test]
+fn a_project_is_found_by_the_account_that_hosts_its_code() {
+    let fixture = Fixture::with_files(&[("tags.toml", common::TAGS), ("hosted.toml", HOSTED)]);
+    // The two hosted by Zentorix, on any code host, in either case; the
+    // other names it in its title only, and a URL path elsewhere is no owner.
+    let mut found = search_ids(&fixture, &["zentorix"]);
+    found.sort();
+    assert_eq!(found, ["dorvel", "flimmet", "quarble"]);
+    assert_eq!(
+        search_ids(&fixture, &["zentorix", "sharding"])[0],
+        "quarble"
+    );
+    search(&fixture, &["--explain", "-n", "1", "zentorix sharding"])
+        .success()
+        .stdout_has("owner: zentorix");
+}
+
 /// A project known by its name, and two frameworks that say "framework"
 /// everywhere.
 const FRAMEWORKS: &str = r#"[section]

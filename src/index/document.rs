@@ -61,6 +61,22 @@ pub fn kind_query(fields: &Fields, kind: Kind) -> Box<dyn Query> {
     ]))
 }
 
+/// The account that hosts the code at `url` on a code host ("alibaba" of
+/// github.com/alibaba/TePDist): a project is also known by its maker's
+/// name, which neither its title nor its note may say.
+fn code_owner(url: &str) -> Option<&str> {
+    let rest = url.split_once("://").map_or(url, |(_, rest)| rest);
+    let (host, path) = rest.split_once('/')?;
+    let host = host
+        .strip_prefix("www.")
+        .unwrap_or(host)
+        .to_ascii_lowercase();
+    if !matches!(host.as_str(), "github.com" | "gitlab.com" | "bitbucket.org") {
+        return None;
+    }
+    path.split(['/', '?', '#']).next().filter(|o| !o.is_empty())
+}
+
 impl Record {
     /// The entry, completed by the cache: its full author list, its abstract
     /// and identifiers that lookups found.
@@ -186,6 +202,9 @@ impl Record {
         }
         if let Some(venue) = &self.venue {
             doc.add_text(fields.venue, venue);
+        }
+        if let Some(owner) = code_owner(&self.url) {
+            doc.add_text(fields.owner, owner);
         }
         if let Some(year) = self.year {
             doc.add_i64(fields.year, year);
@@ -333,5 +352,31 @@ fn add_joined(doc: &mut TantivyDocument, fields: &Fields, prose: Vec<&str>, impo
         if !joined.is_empty() {
             doc.add_text(fields.joined, joined);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::code_owner;
+
+    #[test]
+    fn a_code_hosts_first_path_segment_is_the_owner() {
+        assert_eq!(
+            code_owner("https://github.com/alibaba/TePDist"),
+            Some("alibaba")
+        );
+        assert_eq!(code_owner("https://www.github.com/NVIDIA"), Some("NVIDIA"));
+        assert_eq!(
+            code_owner("https://gitlab.com/group/project#x"),
+            Some("group")
+        );
+        assert_eq!(
+            code_owner("github.com/owner?tab=repositories"),
+            Some("owner")
+        );
+        assert_eq!(code_owner("https://github.com/"), None);
+        assert_eq!(code_owner("https://github.com"), None);
+        assert_eq!(code_owner("https://example.org/alibaba/x"), None);
+        assert_eq!(code_owner("https://www.deepspeed.ai/"), None);
     }
 }

@@ -7,7 +7,7 @@ use tantivy::schema::{
 use super::analysis::{ENGLISH, NAMES};
 
 /// Bumped whenever fields or analyzers change, so old indexes are rebuilt.
-pub const SCHEMA_VERSION: u32 = 10;
+pub const SCHEMA_VERSION: u32 = 11;
 
 /// Handles of every field of the schema.
 #[derive(Debug, Clone)]
@@ -17,6 +17,8 @@ pub struct Fields {
     pub title: Field,
     pub authors: Field,
     pub venue: Field,
+    /// The owner of a project's code repository (see `document`).
+    pub owner: Field,
     pub year: Field,
     pub section: Field,
     /// Tag ids, matched exactly (filters and synonym expansion).
@@ -95,6 +97,9 @@ pub fn build_schema() -> (Schema, Fields) {
         authors: b.add_text_field("authors", text(NAMES, true)),
         // Searched by its words; counted by its whole value.
         venue: b.add_text_field("venue", facet(text(NAMES, true))),
+        // Who hosts a project's code ("alibaba" of github.com/alibaba/…):
+        // searched, never shown.
+        owner: b.add_text_field("owner", text(NAMES, false)),
         year: b.add_i64_field("year", INDEXED | FAST | STORED),
         section: b.add_text_field("section", facet(STRING | STORED)),
         // With frequencies, though each is 0 or 1: a term query without them
@@ -143,6 +148,7 @@ impl Fields {
             title: f("title")?,
             authors: f("authors")?,
             venue: f("venue")?,
+            owner: f("owner")?,
             year: f("year")?,
             section: f("section")?,
             tags: f("tags")?,

@@ -24,6 +24,8 @@ pub struct Boosts {
     pub abstract_text: f32,
     pub authors: f32,
     pub venue: f32,
+    /// The owner of a project's code repository ("alibaba").
+    pub owner: f32,
     /// Spellings joined across a hyphen or space ("all reduce" = "allreduce").
     pub joined: f32,
     /// Each piece of a hyphenated word, sought alone too: its text weights
@@ -91,6 +93,7 @@ impl Default for Boosts {
             abstract_text: 1.0,
             authors: 1.0,
             venue: 1.2,
+            owner: 1.0,
             joined: 1.5,
             word_piece: 0.5,
             tag: 4.0,
@@ -128,6 +131,7 @@ impl Boosts {
             abstract_text: self.abstract_text * factor,
             authors: self.authors * factor,
             venue: self.venue * factor,
+            owner: self.owner * factor,
             joined: self.joined * factor,
             ..self
         }

@@ -146,7 +146,7 @@ impl Speller<'_> {
         [f.title, f.note, f.abstract_text, f.tag_text]
             .into_iter()
             .any(|field| in_field(field, &english))
-            || [f.authors, f.venue]
+            || [f.authors, f.venue, f.owner]
                 .into_iter()
                 .any(|field| in_field(field, &names))
             || doc_freq(searcher, Term::from_field_text(f.joined, &squash(word))) > 0

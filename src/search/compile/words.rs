@@ -249,7 +249,11 @@ impl Compilation<'_> {
             (f.note, b.note),
             (f.abstract_text, b.abstract_text),
         ];
-        let names = [(f.authors, b.authors), (f.venue, b.venue)];
+        let names = [
+            (f.authors, b.authors),
+            (f.venue, b.venue),
+            (f.owner, b.owner),
+        ];
         let mut per_field = self.in_fields(Analyzer::English, &prose, text, quoting);
         if !self.excluding {
             let described = [(f.tag_description, b.tag_description)];

@@ -1,6 +1,6 @@
 //! Facets typed as words: "OSDI 2023" means the OSDI papers of 2023, not
-//! works that contain the number 2023. A year, or "since", "after" or
-//! "before" and a year, becomes a boost of that year's works (a filter would
+//! works that contain the number 2023. A year ("from 2018": of that year),
+//! or "since", "after" or "before" and a year, becomes a boost of that year's works (a filter would
 //! drop what a loose phrase like "serving 2024" still wants to see), and so
 //! does a word that names one of the catalog's venues (or is another name of
 //! one: "Supercomputing" is SC), and words that are one of its authors' full
@@ -158,6 +158,8 @@ fn year(word: &str) -> Option<i64> {
 }
 
 enum Side {
+    /// "Papers from 2018" are papers of 2018.
+    Of,
     Since,
     After,
     Before,
@@ -166,7 +168,8 @@ enum Side {
 impl Side {
     fn of(word: &str) -> Option<Side> {
         match word.to_lowercase().as_str() {
-            "since" | "from" => Some(Side::Since),
+            "from" => Some(Side::Of),
+            "since" => Some(Side::Since),
             "after" => Some(Side::After),
             "before" | "until" => Some(Side::Before),
             _ => None,
@@ -175,6 +178,7 @@ impl Side {
 
     fn range(&self, year: i64) -> YearRange {
         let (from, to) = match self {
+            Side::Of => (Some(year), Some(year)),
             Side::Since => (Some(year), None),
             Side::After => (Some(year + 1), None),
             Side::Before => (None, Some(year - 1)),
@@ -226,6 +230,8 @@ mod tests {
             "(serving ~year:\"2023..\")"
         );
         assert_eq!(understood("moe after 2021"), "(moe ~year:\"2022..\")");
+        // "From" a year is of that year, as "papers from 2018" are.
+        assert_eq!(understood("papers from 2018"), "(papers ~year:\"2018\")");
         assert_eq!(
             understood("before 2020 pipeline"),
             "(~year:\"..2019\" pipeline)"

@@ -24,7 +24,8 @@ pub struct Boosts {
     pub abstract_text: f32,
     pub authors: f32,
     pub venue: f32,
-    /// The owner of a project's code repository ("alibaba").
+    /// The owner of a project's code repository ("alibaba"). Most works
+    /// have none, and BM25 scores a term of such a field low.
     pub owner: f32,
     /// Spellings joined across a hyphen or space ("all reduce" = "allreduce").
     pub joined: f32,
@@ -93,7 +94,7 @@ impl Default for Boosts {
             abstract_text: 1.0,
             authors: 1.0,
             venue: 1.2,
-            owner: 1.0,
+            owner: 4.0,
             joined: 1.5,
             word_piece: 0.5,
             tag: 4.0,

@@ -64,17 +64,15 @@ pub fn kind_query(fields: &Fields, kind: Kind) -> Box<dyn Query> {
 /// The account that hosts the code at `url` on a code host ("alibaba" of
 /// github.com/alibaba/TePDist): a project is also known by its maker's
 /// name, which neither its title nor its note may say.
-fn code_owner(url: &str) -> Option<&str> {
-    let rest = url.split_once("://").map_or(url, |(_, rest)| rest);
-    let (host, path) = rest.split_once('/')?;
-    let host = host
-        .strip_prefix("www.")
-        .unwrap_or(host)
-        .to_ascii_lowercase();
-    if !matches!(host.as_str(), "github.com" | "gitlab.com" | "bitbucket.org") {
+fn code_owner(url: &str) -> Option<String> {
+    let url = url::Url::parse(url).ok()?;
+    let host = url.host_str()?;
+    let host = host.strip_prefix("www.").unwrap_or(host);
+    if !matches!(host, "github.com" | "gitlab.com" | "bitbucket.org") {
         return None;
     }
-    path.split(['/', '?', '#']).next().filter(|o| !o.is_empty())
+    let owner = url.path_segments()?.next()?;
+    (!owner.is_empty()).then(|| owner.to_string())
 }
 
 impl Record {
@@ -192,6 +190,9 @@ impl Record {
             doc.add_text(fields.id, &self.id);
             doc.add_text(fields.url, &self.url);
             doc.add_text(fields.kind, self.kind.as_str());
+            if let Some(owner) = code_owner(&self.url) {
+                doc.add_text(fields.owner, owner);
+            }
         }
         doc.add_text(fields.title, &self.title);
         for author in &self.authors {
@@ -202,9 +203,6 @@ impl Record {
         }
         if let Some(venue) = &self.venue {
             doc.add_text(fields.venue, venue);
-        }
-        if let Some(owner) = code_owner(&self.url) {
-            doc.add_text(fields.owner, owner);
         }
         if let Some(year) = self.year {
             doc.add_i64(fields.year, year);
@@ -361,22 +359,20 @@ mod tests {
 
     #[test]
     fn a_code_hosts_first_path_segment_is_the_owner() {
-        assert_eq!(
-            code_owner("https://github.com/alibaba/TePDist"),
-            Some("alibaba")
-        );
-        assert_eq!(code_owner("https://www.github.com/NVIDIA"), Some("NVIDIA"));
-        assert_eq!(
-            code_owner("https://gitlab.com/group/project#x"),
-            Some("group")
-        );
-        assert_eq!(
-            code_owner("github.com/owner?tab=repositories"),
-            Some("owner")
-        );
-        assert_eq!(code_owner("https://github.com/"), None);
-        assert_eq!(code_owner("https://github.com"), None);
-        assert_eq!(code_owner("https://example.org/alibaba/x"), None);
-        assert_eq!(code_owner("https://www.deepspeed.ai/"), None);
+        let owner = |url| code_owner(url).unwrap_or_default();
+        assert_eq!(owner("https://github.com/alibaba/TePDist"), "alibaba");
+        assert_eq!(owner("https://www.GitHub.com/NVIDIA"), "NVIDIA");
+        assert_eq!(owner("https://gitlab.com/group/project#x"), "group");
+        assert_eq!(owner("https://github.com/owner?tab=repositories"), "owner");
+        // No owner: none in the path, another host, or no URL at all.
+        for url in [
+            "https://github.com/",
+            "https://github.com",
+            "https://example.org/alibaba/x",
+            "https://www.deepspeed.ai/",
+            "www.oneflow.org",
+        ] {
+            assert_eq!(code_owner(url), None, "{url}");
+        }
     }
 }

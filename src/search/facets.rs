@@ -1,7 +1,8 @@
 //! Facets typed as words: "OSDI 2023" means the OSDI papers of 2023, not
 //! works that contain the number 2023. A year ("from 2018": of that year),
-//! or "since", "after" or "before" and a year, becomes a boost of that year's works (a filter would
-//! drop what a loose phrase like "serving 2024" still wants to see), and so
+//! or "since", "after" or "before" and a year, becomes a boost of that
+//! year's works (a filter would drop what a loose phrase like "serving
+//! 2024" still wants to see), and so
 //! does a word that names one of the catalog's venues (or is another name of
 //! one: "Supercomputing" is SC), and words that are one of its authors' full
 //! names ("Jiangsu Du inference"). Compiled, a boost scores its works on its

@@ -111,8 +111,8 @@ impl Compilation<'_> {
     }
 
     /// The pieces of a hyphenated word, each also sought alone, for less:
-    /// "million-token" is sought side by side, and a note that says "a
-    /// million tokens" holds its words but not that phrase.
+    /// "million-token" is sought side by side, and a note that says
+    /// "millions of tokens" holds its words but not that phrase.
     fn word_pieces(&mut self, word: &str, scale: f32, clauses: &mut Vec<(Occur, Q)>) {
         let weight = self.cx.boosts.word_piece;
         let pieces: Vec<&str> = (word.split(|c: char| !c.is_alphanumeric()))

@@ -1,4 +1,5 @@
-//! Paper identifiers carried by URLs: arXiv ids and DOIs, normalized.
+//! Paper identifiers carried by URLs: arXiv ids and DOIs, normalized; and
+//! the account a code host's URL names.
 //!
 //! Pure string work, shared by catalog validation and the ingester. An
 //! identifier is only ever taken from a URL or a lookup, never made up.
@@ -91,6 +92,22 @@ fn all_digits(s: &str) -> bool {
     !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit())
 }
 
+/// Whether `host` (lower-case, without `www.`) hosts code repositories.
+pub fn is_code_host(host: &str) -> bool {
+    matches!(host, "github.com" | "gitlab.com" | "bitbucket.org")
+}
+
+/// The account that hosts the code at `url` on a code host ("alibaba" of
+/// github.com/alibaba/TePDist): a project is also known by its maker's
+/// name, which neither its title nor its note may say.
+pub fn code_owner(url: &str) -> Option<&str> {
+    let (host, path) = host_and_path(url)?;
+    if !is_code_host(&host) {
+        return None;
+    }
+    path.split('/').next().filter(|owner| !owner.is_empty())
+}
+
 /// The lower-case host (without `www.`) and the path without its leading `/`,
 /// query or fragment.
 fn host_and_path(url: &str) -> Option<(String, &str)> {
@@ -114,6 +131,25 @@ fn percent_decode(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_code_hosts_first_path_segment_is_the_owner() {
+        let owner = |url| code_owner(url).unwrap_or_default();
+        assert_eq!(owner("https://github.com/alibaba/TePDist"), "alibaba");
+        assert_eq!(owner("https://www.GitHub.com/NVIDIA"), "NVIDIA");
+        assert_eq!(owner("https://gitlab.com/group/project#x"), "group");
+        assert_eq!(owner("https://github.com/owner?tab=repositories"), "owner");
+        // No owner: none in the path, another host, or no URL at all.
+        for url in [
+            "https://github.com/",
+            "https://github.com",
+            "https://example.org/alibaba/x",
+            "https://www.deepspeed.ai/",
+            "www.oneflow.org",
+        ] {
+            assert_eq!(code_owner(url), None, "{url}");
+        }
+    }
 
     #[test]
     fn arxiv_ids_from_every_url_form() {

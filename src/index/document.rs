@@ -61,20 +61,6 @@ pub fn kind_query(fields: &Fields, kind: Kind) -> Box<dyn Query> {
     ]))
 }
 
-/// The account that hosts the code at `url` on a code host ("alibaba" of
-/// github.com/alibaba/TePDist): a project is also known by its maker's
-/// name, which neither its title nor its note may say.
-fn code_owner(url: &str) -> Option<String> {
-    let url = url::Url::parse(url).ok()?;
-    let host = url.host_str()?;
-    let host = host.strip_prefix("www.").unwrap_or(host);
-    if !matches!(host, "github.com" | "gitlab.com" | "bitbucket.org") {
-        return None;
-    }
-    let owner = url.path_segments()?.next()?;
-    (!owner.is_empty()).then(|| owner.to_string())
-}
-
 impl Record {
     /// The entry, completed by the cache: its full author list, its abstract
     /// and identifiers that lookups found.
@@ -190,7 +176,7 @@ impl Record {
             doc.add_text(fields.id, &self.id);
             doc.add_text(fields.url, &self.url);
             doc.add_text(fields.kind, self.kind.as_str());
-            if let Some(owner) = code_owner(&self.url) {
+            if let Some(owner) = ident::code_owner(&self.url) {
                 doc.add_text(fields.owner, owner);
             }
         }
@@ -349,30 +335,6 @@ fn add_joined(doc: &mut TantivyDocument, fields: &Fields, prose: Vec<&str>, impo
         };
         if !joined.is_empty() {
             doc.add_text(fields.joined, joined);
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::code_owner;
-
-    #[test]
-    fn a_code_hosts_first_path_segment_is_the_owner() {
-        let owner = |url| code_owner(url).unwrap_or_default();
-        assert_eq!(owner("https://github.com/alibaba/TePDist"), "alibaba");
-        assert_eq!(owner("https://www.GitHub.com/NVIDIA"), "NVIDIA");
-        assert_eq!(owner("https://gitlab.com/group/project#x"), "group");
-        assert_eq!(owner("https://github.com/owner?tab=repositories"), "owner");
-        // No owner: none in the path, another host, or no URL at all.
-        for url in [
-            "https://github.com/",
-            "https://github.com",
-            "https://example.org/alibaba/x",
-            "https://www.deepspeed.ai/",
-            "www.oneflow.org",
-        ] {
-            assert_eq!(code_owner(url), None, "{url}");
         }
     }
 }

@@ -2,11 +2,11 @@
 //! works that contain the number 2023. A year ("from 2018": of that year),
 //! or "since", "after" or "before" and a year, becomes a boost of that
 //! year's works (a filter would drop what a loose phrase like "serving
-//! 2024" still wants to see), and so
-//! does a word that names one of the catalog's venues (or is another name of
-//! one: "Supercomputing" is SC), and words that are one of its authors' full
-//! names ("Jiangsu Du inference"). Compiled, a boost scores its works on its
-//! own and multiplies the scores of the words beside it (see `scaled.rs`).
+//! 2024" still wants to see), and so does a word that names one of the
+//! catalog's venues (or is another name of one: "Supercomputing" is SC),
+//! and words that are one of its authors' full names ("Jiangsu Du
+//! inference"). Compiled, a boost scores its works on its own and
+//! multiplies the scores of the words beside it (see `scaled.rs`).
 //! "Recent" (or "latest", "newest") is a boost of the catalog's newest
 //! [`RECENT_YEARS`] years.
 
@@ -179,7 +179,7 @@ impl Side {
 
     fn range(&self, year: i64) -> YearRange {
         let (from, to) = match self {
-            Side::Of => (Some(year), Some(year)),
+            Side::Of => return YearRange::from(year),
             Side::Since => (Some(year), None),
             Side::After => (Some(year + 1), None),
             Side::Before => (None, Some(year - 1)),

@@ -25,7 +25,7 @@ struct Line<'a> {
     #[serde(default, borrow)]
     authors: Cow<'a, str>,
     #[serde(default)]
-    authors_parsed: ParsedNames,
+    authors_parsed: Vec<ParsedName>,
     #[serde(default, borrow)]
     categories: Cow<'a, str>,
     #[serde(default, borrow)]
@@ -67,36 +67,10 @@ impl<'de: 'a, 'a> Deserialize<'de> for FirstVersion<'a> {
     }
 }
 
-/// `authors_parsed` (each author as `[last, first, suffix, ...]`) read
-/// straight into "First Last" names: no vector per author, no string per
-/// part (a thousand-author paper has as many).
-#[derive(Debug, Default)]
-struct ParsedNames(Vec<String>);
-
-impl<'de> Deserialize<'de> for ParsedNames {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct Names;
-        impl<'de> Visitor<'de> for Names {
-            type Value = ParsedNames;
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("a list of authors' name parts")
-            }
-            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
-                let mut names = Vec::with_capacity(seq.size_hint().unwrap_or(4).min(64));
-                while let Some(ParsedName(name)) = seq.next_element()? {
-                    if !name.is_empty() {
-                        names.push(name);
-                    }
-                }
-                Ok(ParsedNames(names))
-            }
-        }
-        deserializer.deserialize_seq(Names)
-    }
-}
-
-/// One author of `authors_parsed`, as "First Last" (empty when both parts
-/// are).
+/// One author of `authors_parsed` (`[last, first, suffix, ...]`) read
+/// straight into "First Last": no vector per author, no string per part (a
+/// thousand-author paper has as many). Empty when both parts are.
+#[derive(Debug)]
 struct ParsedName(String);
 
 impl<'de> Deserialize<'de> for ParsedName {
@@ -183,14 +157,18 @@ pub fn parse_line(line: &str) -> Result<SnapshotRecord, String> {
     if !ident::is_arxiv_id(&id) {
         return Err(format!("`id` {:?} is not an arXiv id", raw.id));
     }
-    let authors: Vec<String> = if raw.authors_parsed.0.is_empty() {
+    let parsed: Vec<String> = (raw.authors_parsed.into_iter())
+        .map(|name| name.0)
+        .filter(|name| !name.is_empty())
+        .collect();
+    let authors: Vec<String> = if parsed.is_empty() {
         raw.authors
             .split(", ")
             .map(normalize_whitespace)
             .filter(|a| !a.is_empty())
             .collect()
     } else {
-        raw.authors_parsed.0
+        parsed
     };
     let categories: Vec<String> = raw
         .categories

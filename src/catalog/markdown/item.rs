@@ -181,8 +181,7 @@ fn link_key(label: &str, url: &str) -> String {
 }
 
 fn is_code_host(url: &str) -> bool {
-    let host = host_of(url);
-    matches!(host.as_str(), "github.com" | "gitlab.com" | "bitbucket.org")
+    crate::ident::is_code_host(&host_of(url))
 }
 
 fn host_of(url: &str) -> String {

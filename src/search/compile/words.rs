@@ -115,17 +115,15 @@ impl Compilation<'_> {
     /// "millions of tokens" holds its words but not that phrase.
     fn word_pieces(&mut self, word: &str, scale: f32, clauses: &mut Vec<(Occur, Q)>) {
         let weight = self.cx.boosts.word_piece;
-        let pieces: Vec<&str> = (word.split(|c: char| !c.is_alphanumeric()))
-            .filter(|p| !p.is_empty())
-            .collect();
+        let pieces = terms_with_positions(&mut self.names, word);
         if weight == 0.0 || pieces.len() < 2 {
             return;
         }
-        for piece in pieces {
-            if self.is_stop_word(piece) {
+        for (_, piece) in pieces {
+            if self.is_stop_word(&piece) {
                 continue;
             }
-            let parts = self.scaled_text_parts(piece, Quoting::Plain, scale * weight);
+            let parts = self.scaled_text_parts(&piece, Quoting::Plain, scale * weight);
             clauses.extend(parts.into_iter().map(|q| (Occur::Should, q)));
         }
     }

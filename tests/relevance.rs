@@ -24,47 +24,47 @@ const GRADED: &str = include_str!("fixtures/relevance-graded.txt");
 /// The same format: the second blind set.
 const FRESH: &str = include_str!("fixtures/relevance-fresh.txt");
 
-/// The fresh set's graded nDCG@10 may not fall below this (0.935 now).
+/// The fresh set's graded nDCG@10 may not fall below this (0.936 now).
 const FRESH_FLOOR: f64 = 0.90;
 
 /// The same format: the third blind set.
 const THIRD: &str = include_str!("fixtures/relevance-third.txt");
 
-/// The third set's graded nDCG@10 may not fall below this (0.906 now).
+/// The third set's graded nDCG@10 may not fall below this (0.912 now).
 const THIRD_FLOOR: f64 = 0.86;
 
 /// The same format: the fourth blind set.
 const FOURTH: &str = include_str!("fixtures/relevance-fourth.txt");
 
-/// The fourth set's graded nDCG@10 may not fall below this (0.919 now;
+/// The fourth set's graded nDCG@10 may not fall below this (0.922 now;
 /// 0.884 before it was tuned on).
 const FOURTH_FLOOR: f64 = 0.89;
 
 /// The same format: the fifth blind set.
 const FIFTH: &str = include_str!("fixtures/relevance-fifth.txt");
 
-/// The fifth set's graded nDCG@10 may not fall below this (0.917 now;
+/// The fifth set's graded nDCG@10 may not fall below this (0.921 now;
 /// 0.888 before it was tuned on).
 const FIFTH_FLOOR: f64 = 0.89;
 
 /// The same format: the sixth blind set.
 const SIXTH: &str = include_str!("fixtures/relevance-sixth.txt");
 
-/// The sixth set's graded nDCG@10 may not fall below this (0.929 now;
+/// The sixth set's graded nDCG@10 may not fall below this (0.931 now;
 /// 0.903 before it was tuned on).
 const SIXTH_FLOOR: f64 = 0.89;
 
 /// The same format: the seventh blind set.
 const SEVENTH: &str = include_str!("fixtures/relevance-seventh.txt");
 
-/// The seventh set's graded nDCG@10 may not fall below this (0.904 now;
+/// The seventh set's graded nDCG@10 may not fall below this (0.906 now;
 /// 0.896 before it was tuned on).
 const SEVENTH_FLOOR: f64 = 0.87;
 
 /// The same format: the eighth blind set.
 const EIGHTH: &str = include_str!("fixtures/relevance-eighth.txt");
 
-/// The eighth set's graded nDCG@10 may not fall below this (0.929 now;
+/// The eighth set's graded nDCG@10 may not fall below this (0.931 now;
 /// 0.913 before it was tuned on).
 const EIGHTH_FLOOR: f64 = 0.89;
 

@@ -1621,3 +1621,105 @@ note = "Stages."
         ["wordy-2021", "quiet-2022", "other-2023"]
     );
 }
+
+/// Three works that offload to host memory: one trains, one serves, one
+/// keeps a serving cache (a tag narrower than serving).
+const OFFLOADING: &str = r#"[[tag]]
+id = "cpu-offloading"
+label = "CPU offloading"
+category = "memory"
+description = "Keep tensors in host memory."
+aliases = ["host memory offloading"]
+
+[[tag]]
+id = "inference-serving"
+label = "Inference serving"
+category = "serving"
+description = "Answer requests with a trained model."
+aliases = ["model serving"]
+
+[[tag]]
+id = "kv-cache"
+label = "KV cache management"
+category = "serving"
+broader = ["inference-serving"]
+description = "Keep the attention cache of decoding."
+aliases = ["KV cache"]
+"#;
+
+const SIDES: &str = r#"[section]
+name = "Offloading"
+order = 1
+
+[[entry]]
+id = "glimmerstore-2022"
+kind = "paper"
+title = "Glimmerstore: Offloading Big Pretend Models to Host Memory on One GPU"
+url = "https://example.org/glimmerstore"
+year = 2022
+tags = ["cpu-offloading", "inference-serving"]
+note = "Offloads big pretend models to host memory on one GPU."
+
+[[entry]]
+id = "quillcache-2023"
+kind = "paper"
+title = "Quillcache: Offloading Big Pretend Models to Host Memory"
+url = "https://example.org/quillcache"
+year = 2023
+tags = ["cpu-offloading", "kv-cache"]
+note = "Offloads big pretend models to host memory."
+
+[[entry]]
+id = "pemberlift-2021"
+kind = "paper"
+title = "Pemberlift: Offloading Pretend Models"
+url = "https://example.org/pemberlift"
+year = 2021
+tags = ["cpu-offloading"]
+note = "Offloads pretend models."
+"#;
+
+#[test]
+fn a_query_that_asks_about_training_ranks_serving_works_lower_and_one_about_serving_higher() {
+    let fixture = Fixture::with_files(&[("tags.toml", OFFLOADING), ("sides.toml", SIDES)]);
+    // On words alone, the works that say the most come first.
+    let words = search_ids(
+        &fixture,
+        &["offloading big pretend models to host memory on one GPU"],
+    );
+    assert_eq!(
+        words,
+        ["glimmerstore-2022", "quillcache-2023", "pemberlift-2021"]
+    );
+    let training = [
+        "fine-tune",
+        "big pretend models",
+        "with offloading to host memory on one GPU",
+    ];
+    assert_eq!(
+        search_ids(&fixture, &[&training.join(" ")]),
+        ["pemberlift-2021", "glimmerstore-2022", "quillcache-2023"]
+    );
+    // Asking about both sides, or negating one, asks about neither.
+    assert_eq!(
+        search_ids(
+            &fixture,
+            &["fine-tune or serve big pretend models offloading to host memory on one GPU"]
+        ),
+        words
+    );
+    assert_eq!(
+        search_ids(
+            &fixture,
+            &["big pretend models offloading to host memory on one GPU -training"]
+        ),
+        words
+    );
+    assert_eq!(
+        search_ids(&fixture, &["serving pretend models with offloading"])[..2],
+        ["glimmerstore-2022", "quillcache-2023"]
+    );
+    search(&fixture, &["--explain", "-n", "3", &training.join(" ")])
+        .success()
+        .stdout_has("×0.40 a serving work, and the query asks about training");
+}

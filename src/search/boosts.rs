@@ -65,6 +65,12 @@ pub struct Boosts {
     /// ...and in the works of the years beside it (one either way), one
     /// more than this times as much (on top of the year's own factor).
     pub year_near_scale: f32,
+    /// A query that asks about training ("fine-tune", not "serve"): a
+    /// serving work's score times 1 + this (see `intent.rs`).
+    pub training_asked: f32,
+    /// A query that asks about serving: a serving work's score times 1 +
+    /// this.
+    pub serving_asked: f32,
     /// The same for a venue typed as a word.
     pub venue_word: f32,
     pub venue_scale: f32,
@@ -110,6 +116,8 @@ impl Default for Boosts {
             year: 1.0,
             year_scale: 0.5,
             year_near_scale: 0.5,
+            training_asked: -0.6,
+            serving_asked: 0.5,
             venue_word: 2.0,
             venue_scale: 2.0,
             author_word: 2.0,

@@ -7,6 +7,7 @@ use tantivy::query::Query;
 use tantivy::{DocAddress, Searcher};
 
 use super::feedback::Feedback;
+use super::intent::Intent;
 use super::labelled::MARK;
 use super::scaled::SCALE_MARK;
 use crate::error::Error;
@@ -23,14 +24,23 @@ pub enum ExplainStyle {
 /// Clauses shown before the rest are summed up in one line.
 const SHOWN: usize = 8;
 
-/// `feedback`: what feedback from the first result added to the score.
+/// What changed a result's score after the query scored it: the factor of
+/// the side the query asks about (training or serving), then what feedback
+/// from the first result added.
+#[derive(Clone, Copy, Default)]
+pub struct Adjusted<'a> {
+    pub intent: Option<(Intent, f32)>,
+    pub feedback: Option<&'a Feedback>,
+}
+
 pub fn explain(
     query: &dyn Query,
     searcher: &Searcher,
     address: DocAddress,
-    feedback: Option<&Feedback>,
+    adjusted: Adjusted<'_>,
     style: ExplainStyle,
 ) -> Result<String, Error> {
+    let Adjusted { intent, feedback } = adjusted;
     let explanation = query.explain(searcher, address)?;
     let json: serde_json::Value =
         serde_json::from_str(&explanation.to_pretty_json()).unwrap_or_default();
@@ -38,11 +48,14 @@ pub fn explain(
     match style {
         ExplainStyle::Raw => {
             render_tree(&json, 0, &mut out);
+            if let Some((intent, factor)) = intent {
+                out.push_str(&format!("×{factor:.2} {}\n", intent.reason()));
+            }
             if let Some(feedback) = feedback {
                 out.push_str(&format!("+{:.3} {}\n", feedback.bonus, said(feedback)));
             }
         }
-        ExplainStyle::Readable => render_clauses(&json, feedback, &mut out),
+        ExplainStyle::Readable => render_clauses(&json, adjusted, &mut out),
     }
     Ok(out)
 }
@@ -77,13 +90,18 @@ fn children(node: &serde_json::Value) -> &[serde_json::Value] {
 }
 
 /// The score, then each outermost labelled clause that scored.
-fn render_clauses(root: &serde_json::Value, feedback: Option<&Feedback>, out: &mut String) {
+fn render_clauses(root: &serde_json::Value, adjusted: Adjusted<'_>, out: &mut String) {
+    let Adjusted { intent, feedback } = adjusted;
     let mut clauses = Vec::new();
     let mut factors = Vec::new();
     collect_labelled(root, &mut clauses, &mut factors);
     clauses.sort_by(|a, b| b.0.total_cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
     let bonus = feedback.map_or(0.0, |f| f64::from(f.bonus));
-    out.push_str(&format!("{:.3} score, from:\n", value(root) + bonus));
+    let factor = intent.map_or(1.0, |(_, f)| f64::from(f));
+    out.push_str(&format!(
+        "{:.3} score, from:\n",
+        value(root) * factor + bonus
+    ));
     for (score, label) in clauses.iter().take(SHOWN) {
         out.push_str(&format!("  {score:>7.3}  {label}\n"));
     }
@@ -96,6 +114,9 @@ fn render_clauses(root: &serde_json::Value, feedback: Option<&Feedback>, out: &m
     // The clauses' scores are before the factors of the facets typed.
     for factor in factors {
         out.push_str(&format!("  {factor}\n"));
+    }
+    if let Some((intent, factor)) = intent {
+        out.push_str(&format!("  ×{factor:.2} {}\n", intent.reason()));
     }
     // Added to the whole, after the factors.
     if let Some(feedback) = feedback {

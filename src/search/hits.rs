@@ -4,7 +4,8 @@
 use tantivy::{DocAddress, TantivyDocument};
 
 use super::compile::Context;
-use super::explain::explain;
+use super::explain::{Adjusted, explain};
+use super::intent;
 use super::plan::Plan;
 use super::rank::Ranked;
 use super::{Hit, SearchRequest, snippets};
@@ -42,12 +43,20 @@ pub fn build(
             .find(|(a, _)| *a == address)
             .map(|(_, f)| f)
     };
+    let scaled = |address: DocAddress| {
+        (ranked.intent.as_ref())
+            .filter(|(_, works)| works.contains(&address))
+            .map(|(intent, _)| (*intent, intent::factor(cx, *intent)))
+    };
     let mut hits: Vec<Hit> = hits
         .into_iter()
         .map(|(mut hit, address)| {
             if let Some(style) = request.explain {
-                let feedback = given(address);
-                hit.explanation = Some(explain(query, cx.searcher, address, feedback, style)?);
+                let adjusted = Adjusted {
+                    intent: scaled(address),
+                    feedback: given(address),
+                };
+                hit.explanation = Some(explain(query, cx.searcher, address, adjusted, style)?);
             }
             Ok(hit)
         })

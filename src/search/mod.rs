@@ -9,6 +9,7 @@ mod facets;
 mod feedback;
 pub mod filter;
 mod hits;
+mod intent;
 mod labelled;
 mod listing;
 mod plan;

@@ -8,6 +8,7 @@ use tantivy::collector::{Collector, TopDocs};
 use super::SearchRequest;
 use super::compile::Context;
 use super::feedback::{self, Feedback};
+use super::intent::{self, Intent};
 use super::listing::listing;
 use super::plan::{Plan, TWO_PHASE_MIN_DOCS};
 use super::two_phase::{self, Ranking};
@@ -27,6 +28,8 @@ pub struct Ranked {
     pub more: bool,
     /// What feedback from the first result gave the results it raised.
     pub feedback: Vec<(DocAddress, Feedback)>,
+    /// The side the query asks about, and the results it scaled.
+    pub intent: Option<(Intent, Vec<DocAddress>)>,
 }
 
 /// The ranked documents, and what `also` collected from every match.
@@ -42,12 +45,16 @@ pub fn rank<C: Collector>(
     let (mut top, mut ranking, fruit) = top_docs_and(cx, plan, request.exhaustive, wanted, also)?;
     let mut fetched = wanted;
     // Feedback reorders a deeper pool, fetched only when the first result
-    // gives any: on an index of imported records it seldom does, and a
-    // deeper top-k search costs every query (1M records: +0.5 ms at p50).
+    // gives any (on an index of imported records it seldom does, and a
+    // deeper top-k search costs every query: 1M records, +0.5 ms at p50) or
+    // the query asks about training or serving, which may change which
+    // result is first.
+    let asked =
+        (intent::of(&plan.root)).filter(|i| plan.exact.scoring && intent::factor(cx, *i) != 1.0);
     let with_feedback = plan.exact.scoring
         && feedback::applies(&plan.root, cx.boosts.feedback)
-        && feedback::leads(cx.searcher, &top)?;
-    if with_feedback && top.len() == fetched && fetched < feedback::POOL {
+        && (asked.is_some() || feedback::leads(cx.searcher, &top)?);
+    if (with_feedback || asked.is_some()) && top.len() == fetched && fetched < feedback::POOL {
         fetched = feedback::POOL;
         (top, ranking) = top_docs(cx, plan, request.exhaustive, fetched)?;
     }
@@ -67,6 +74,10 @@ pub fn rank<C: Collector>(
         (top, ranking) = top_docs(cx, plan, request.exhaustive, fetched)?;
     }
     let more = top.len() > request.limit;
+    let intent = match asked {
+        Some(asked) => Some((asked, intent::rescale(cx, asked, &mut top)?)),
+        None => None,
+    };
     let feedback = if with_feedback {
         feedback::rerank(cx, &mut top)?
     } else {
@@ -80,6 +91,7 @@ pub fn rank<C: Collector>(
         ranking,
         more,
         feedback,
+        intent,
     };
     Ok((ranked, fruit))
 }

@@ -24,7 +24,7 @@ const GRADED: &str = include_str!("fixtures/relevance-graded.txt");
 /// The same format: the second blind set.
 const FRESH: &str = include_str!("fixtures/relevance-fresh.txt");
 
-/// The fresh set's graded nDCG@10 may not fall below this (0.936 now).
+/// The fresh set's graded nDCG@10 may not fall below this (0.937 now).
 const FRESH_FLOOR: f64 = 0.90;
 
 /// The same format: the third blind set.
@@ -36,7 +36,7 @@ const THIRD_FLOOR: f64 = 0.86;
 /// The same format: the fourth blind set.
 const FOURTH: &str = include_str!("fixtures/relevance-fourth.txt");
 
-/// The fourth set's graded nDCG@10 may not fall below this (0.922 now;
+/// The fourth set's graded nDCG@10 may not fall below this (0.923 now;
 /// 0.884 before it was tuned on).
 const FOURTH_FLOOR: f64 = 0.89;
 
@@ -57,7 +57,7 @@ const SIXTH_FLOOR: f64 = 0.89;
 /// The same format: the seventh blind set.
 const SEVENTH: &str = include_str!("fixtures/relevance-seventh.txt");
 
-/// The seventh set's graded nDCG@10 may not fall below this (0.906 now;
+/// The seventh set's graded nDCG@10 may not fall below this (0.915 now;
 /// 0.896 before it was tuned on).
 const SEVENTH_FLOOR: f64 = 0.87;
 

@@ -1478,6 +1478,58 @@ note = "Stages again."
     assert_eq!(search_ids(&fixture, &[query])[0], "remat-only-2021");
 }
 
+#[test]
+fn a_half_remembered_title_finds_its_work_above_works_tagged_with_its_words() {
+    let files = r#"[section]
+name = "Frobnication"
+order = 1
+
+[[entry]]
+id = "strewn-stages-2021"
+kind = "paper"
+title = "Strewn Stages: Pipeline Parallelism Everywhere"
+url = "https://example.org/t1"
+year = 2021
+tags = ["pipeline-parallelism"]
+note = "Pipeline parallelism for every deep network: stages, micro-batches, pipeline bubbles."
+
+[[entry]]
+id = "beyond-pipelines-2019"
+kind = "paper"
+title = "Beyond Pipeline and Pretend Parallelism for Deep Wobbly Networks"
+url = "https://example.org/t2"
+year = 2019
+tags = ["mixture-of-experts"]
+note = "Searches a space of splits of wobbly networks."
+"#;
+    let fixture = Fixture::with_files(&[("tags.toml", common::TAGS), ("t.toml", files)]);
+    // Six content words, all in one title: the work so named comes first...
+    let query = "beyond pipeline and pretend parallelism for deep networks";
+    assert_eq!(
+        search_ids(&fixture, &[query]),
+        ["beyond-pipelines-2019", "strewn-stages-2021"]
+    );
+    fixture
+        .cmd()
+        .args(["search", "--explain", "-n", "1", query])
+        .run()
+        .success()
+        .stdout_has("title holds 5 or more of 6 words\n");
+    // ...which the technique that its words name would otherwise decide.
+    std::fs::write(fixture.catalog().join("ranking.toml"), "title_words = 0\n").unwrap();
+    assert_eq!(search_ids(&fixture, &[query])[0], "strewn-stages-2021");
+    // Three content words name a technique, not a title.
+    std::fs::remove_file(fixture.catalog().join("ranking.toml")).unwrap();
+    let run = (fixture.cmd())
+        .args([
+            "search",
+            "--explain",
+            "pipeline parallelism for deep networks",
+        ])
+        .run();
+    assert!(!run.success().stdout().contains("title holds"));
+}
+
 /// Fictional works on collectives: two of them named Quorble, one that
 /// mentions Quorble, one that names NCCL, one that names neither.
 const COLLECTIVES: &str = r#"[section]

@@ -85,6 +85,9 @@ pub struct Boosts {
     /// two or more ("ILP auto-sharding"), as a curated, used or predicted
     /// tag: this score on top (see `compile::words::all_techniques`).
     pub all_techniques: f32,
+    /// A work whose title holds most of the query's words, when it has
+    /// four or more: this score on top (see `compile::title_words`).
+    pub title_words: f32,
     /// Results behind the first gain its score times this times the share
     /// of its tags they hold (see `feedback`).
     pub feedback: f32,
@@ -124,6 +127,7 @@ impl Default for Boosts {
             author_scale: 2.0,
             stop_word: 0.25,
             all_techniques: 15.0,
+            title_words: 25.0,
             feedback: 0.5,
         }
     }

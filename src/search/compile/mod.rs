@@ -11,6 +11,7 @@ mod implied;
 mod negation;
 mod scattered;
 mod spelling;
+mod title_words;
 mod words;
 
 use tantivy::Searcher;
@@ -251,6 +252,13 @@ impl Compilation<'_> {
         }
         self.words(&run, &mut clauses);
         clauses.extend(self.all_techniques(expanded_before));
+        let words: Vec<&str> = (children.iter())
+            .filter_map(|c| match c {
+                Node::Word { text, .. } => Some(text.as_str()),
+                _ => None,
+            })
+            .collect();
+        clauses.extend(self.most_of_a_title(&words));
         // A facet typed beside words multiplies their scores, not its own
         // (counting matches needs no scores).
         if !factors.is_empty() && self.mode != Mode::Matching {

@@ -226,7 +226,7 @@ impl Compilation<'_> {
 
     /// Whether `word` is one English stop word ("by", "only"; not
     /// "all-to-all", which is made of them).
-    fn is_stop_word(&mut self, word: &str) -> bool {
+    pub(super) fn is_stop_word(&mut self, word: &str) -> bool {
         terms_with_positions(&mut self.names, word).len() == 1
             && analysis::terms(&mut self.content, word).is_empty()
     }

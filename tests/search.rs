@@ -86,6 +86,20 @@ fn typos_are_repaired_and_said() {
 }
 
 #[test]
+fn a_name_split_in_two_is_joined_and_said() {
+    let fixture = Fixture::new();
+    search(&fixture, &["mega tron"])
+        .success()
+        .stderr_is("searched for megatron (not mega tron)\n")
+        .stdout_has(" 1. Megatron-LM: Ongoing Research Training Transformer Models at Scale\n");
+    search(&fixture, &["faster moe"])
+        .success()
+        .stderr_is("searched for fastermoe (not faster moe)\n");
+    // Two words the index knows apart stay apart.
+    search(&fixture, &["zero bubble"]).success().stderr_is("");
+}
+
+#[test]
 fn a_typo_in_one_part_of_a_hyphenated_word_is_repaired_in_that_part() {
     search(&Fixture::new(), &["megatorn-lm"])
         .success()

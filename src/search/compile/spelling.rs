@@ -95,6 +95,17 @@ impl Speller<'_> {
                 i += len;
                 continue;
             }
+            if let Some(joined) = self.split_word(&texts, i) {
+                let Node::Word { column, .. } = &words[i] else {
+                    unreachable!("split_word joins words only")
+                };
+                out.push(Node::Word {
+                    text: joined,
+                    column: *column,
+                });
+                i += 2;
+                continue;
+            }
             if let Node::Word { text, column } = &words[i] {
                 out.push(Node::Word {
                     text: self.repair(text),
@@ -126,9 +137,39 @@ impl Speller<'_> {
         repaired
     }
 
+    /// A word split in two ("mega tron"): the two at `i` written together,
+    /// when the index knows them together but not both apart.
+    fn split_word(&mut self, texts: &[&str], i: usize) -> Option<String> {
+        let (first, second) = (texts[i], *texts.get(i + 1)?);
+        if first.is_empty() || second.is_empty() || first.contains('-') || second.contains('-') {
+            return None;
+        }
+        if self.in_index(first) && self.in_index(second) {
+            return None;
+        }
+        let joined = format!("{first}{second}");
+        if !self.in_index(&joined) {
+            return None;
+        }
+        (self.corrections).push((format!("{first} {second}"), joined.clone()));
+        Some(joined)
+    }
+
     /// Whether some field holds every term of the word, or it is not a word
     /// to repair (an identifier, a symbol, a technique's name, English).
     fn is_known(&mut self, word: &str) -> bool {
+        self.in_index(word)
+            || ident::is_arxiv_id(word)
+            || terms_with_positions(&mut self.names, word).is_empty()
+            || self.cx.synonyms.lookup(word).is_some()
+            || !self.cx.works_by_initials(word).is_empty()
+            // An English word is what the user meant, even if no work
+            // uses it: "pipelining" must not become "pipeline".
+            || wordnik_list::word_exists(&word.to_lowercase())
+    }
+
+    /// Whether some field of the index holds every term of the word.
+    fn in_index(&mut self, word: &str) -> bool {
         let (searcher, f) = (self.cx.searcher, self.cx.fields);
         let terms = |analyzer: &mut TextAnalyzer| -> Vec<String> {
             terms_with_positions(analyzer, word)
@@ -150,13 +191,6 @@ impl Speller<'_> {
                 .into_iter()
                 .any(|field| in_field(field, &names))
             || doc_freq(searcher, Term::from_field_text(f.joined, &squash(word))) > 0
-            || ident::is_arxiv_id(word)
-            || names.is_empty()
-            || self.cx.synonyms.lookup(word).is_some()
-            || !self.cx.works_by_initials(word).is_empty()
-            // An English word is what the user meant, even if no work
-            // uses it: "pipelining" must not become "pipeline".
-            || wordnik_list::word_exists(&word.to_lowercase())
     }
 
     /// The closest word of the typo dictionaries, or the word itself when

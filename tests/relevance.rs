@@ -24,7 +24,7 @@ const GRADED: &str = include_str!("fixtures/relevance-graded.txt");
 /// The same format: the second blind set.
 const FRESH: &str = include_str!("fixtures/relevance-fresh.txt");
 
-/// The fresh set's graded nDCG@10 may not fall below this (0.937 now).
+/// The fresh set's graded nDCG@10 may not fall below this (0.938 now).
 const FRESH_FLOOR: f64 = 0.90;
 
 /// The same format: the third blind set.
@@ -50,7 +50,7 @@ const FIFTH_FLOOR: f64 = 0.89;
 /// The same format: the sixth blind set.
 const SIXTH: &str = include_str!("fixtures/relevance-sixth.txt");
 
-/// The sixth set's graded nDCG@10 may not fall below this (0.931 now;
+/// The sixth set's graded nDCG@10 may not fall below this (0.935 now;
 /// 0.903 before it was tuned on).
 const SIXTH_FLOOR: f64 = 0.89;
 
@@ -71,8 +71,8 @@ const EIGHTH_FLOOR: f64 = 0.89;
 /// The same format: the ninth blind set.
 const NINTH: &str = include_str!("fixtures/relevance-ninth.txt");
 
-/// The ninth set's graded nDCG@10 may not fall below this (0.900 before it
-/// was tuned on).
+/// The ninth set's graded nDCG@10 may not fall below this (0.909 now;
+/// 0.900 before it was tuned on).
 const NINTH_FLOOR: f64 = 0.87;
 
 /// The held-out half's graded nDCG@10 may not fall below this, overall or

@@ -141,7 +141,8 @@ impl Speller<'_> {
     /// when the index knows them together but not both apart.
     fn split_word(&mut self, texts: &[&str], i: usize) -> Option<String> {
         let (first, second) = (texts[i], *texts.get(i + 1)?);
-        if first.is_empty() || second.is_empty() || first.contains('-') || second.contains('-') {
+        let plain = |w: &str| !w.is_empty() && w.chars().all(char::is_alphanumeric);
+        if !plain(first) || !plain(second) {
             return None;
         }
         if self.in_index(first) && self.in_index(second) {

@@ -1544,6 +1544,69 @@ note = "Searches a space of splits of wobbly networks."
     assert!(!run.success().stdout().contains("title holds"));
 }
 
+#[test]
+fn a_sections_name_typed_as_words_raises_its_works() {
+    let blorping = r#"[section]
+name = "Zint Efficient Blorping"
+order = 1
+
+[[entry]]
+id = "quiet-2021"
+kind = "paper"
+title = "Quietude: Smaller Activations"
+url = "https://example.org/s1"
+year = 2021
+tags = ["activation-recomputation"]
+note = "Efficient blorping by recomputing activations."
+
+[[entry]]
+id = "offloader-2022"
+kind = "paper"
+title = "Offloader: Host Memory for Activations"
+url = "https://example.org/s2"
+year = 2022
+tags = ["activation-recomputation"]
+note = "Moves activations to host memory, an offload."
+"#;
+    let elsewhere = r#"[section]
+name = "Pipeline Parallelism"
+order = 2
+
+[[entry]]
+id = "staged-2020"
+kind = "paper"
+title = "Zint-Efficient Blorping of Stages"
+url = "https://example.org/s3"
+year = 2020
+tags = ["pipeline-parallelism"]
+note = "Stages."
+"#;
+    let fixture = Fixture::with_files(&[
+        ("tags.toml", common::TAGS),
+        ("blorping.toml", blorping),
+        ("pipeline.toml", elsewhere),
+    ]);
+    // The section's works, then the title that holds the words.
+    assert_eq!(
+        search_ids(&fixture, &["zint efficient blorping -offload"]),
+        ["quiet-2021", "staged-2020"]
+    );
+    std::fs::write(
+        fixture.catalog().join("ranking.toml"),
+        "section_word = 0\nsection_scale = 0\n",
+    )
+    .unwrap();
+    assert_eq!(
+        search_ids(&fixture, &["zint efficient blorping -offload"]),
+        ["staged-2020", "quiet-2021"]
+    );
+    // A section named as a technique is not a facet: the technique decides.
+    let run = (fixture.cmd())
+        .args(["search", "--explain", "pipeline parallelism"])
+        .run();
+    assert!(!run.success().stdout().contains("section"));
+}
+
 /// Fictional works on collectives: two of them named Quorble, one that
 /// mentions Quorble, one that names NCCL, one that names neither.
 const COLLECTIVES: &str = r#"[section]

@@ -127,6 +127,8 @@ pub struct Catalog {
 pub struct Lookups {
     /// See [`Catalog::section_names`].
     pub sections: Vec<String>,
+    /// See [`Catalog::named_sections`].
+    pub named_sections: Vec<(String, String)>,
     /// See [`Catalog::venue_names`].
     pub venues: Vec<String>,
     /// See [`Catalog::author_names`].
@@ -170,6 +172,7 @@ impl Catalog {
     pub fn lookups(&self) -> &Lookups {
         self.lookups.0.get_or_init(|| Lookups {
             sections: self.section_names(),
+            named_sections: self.named_sections(),
             venues: self.venue_names(),
             authors: self.author_names(),
             works: self.work_names(),
@@ -183,6 +186,18 @@ impl Catalog {
     /// The section names, which `section:` filters are matched against.
     pub fn section_names(&self) -> Vec<String> {
         self.sections.iter().map(|s| s.name.clone()).collect()
+    }
+
+    /// The sections whose name, typed as words, asks for the section
+    /// ("memory efficient training"), squashed, with the name: names of two
+    /// or more words that are not a technique's name ("Pipeline
+    /// Parallelism" is one, and asks for the technique).
+    pub fn named_sections(&self) -> Vec<(String, String)> {
+        (self.sections.iter())
+            .filter(|s| s.name.split_whitespace().count() > 1)
+            .map(|s| (squash(&s.name), s.name.clone()))
+            .filter(|(squashed, _)| self.vocabulary.named(squashed).is_none())
+            .collect()
     }
 
     /// Each entry's name (see [`work_name`]), squashed (see [`squash`]),
@@ -416,6 +431,7 @@ mod tests {
         let catalog = fictional_catalog();
         let expected = Lookups {
             sections: vec!["Fiction".to_string()],
+            named_sections: Vec::new(),
             venues: vec!["ZQSys".to_string()],
             authors: Vec::new(),
             works: vec![("glimmer".to_string(), "glimmer".to_string())],

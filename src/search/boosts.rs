@@ -77,6 +77,10 @@ pub struct Boosts {
     /// The same for an author's full name typed as words.
     pub author_word: f32,
     pub author_scale: f32,
+    /// The same for a section's name typed as words ("memory efficient
+    /// training").
+    pub section_word: f32,
+    pub section_scale: f32,
     /// A stop word among other words ("by", "only"): its text matches
     /// count this much of a word's. In a catalog of a hundred entries BM25
     /// hardly discounts them, and a sentence is full of them.
@@ -125,6 +129,8 @@ impl Default for Boosts {
             venue_scale: 2.0,
             author_word: 2.0,
             author_scale: 2.0,
+            section_word: 2.0,
+            section_scale: 2.0,
             stop_word: 0.25,
             all_techniques: 15.0,
             title_words: 25.0,

@@ -5,13 +5,16 @@
 //! 2024" still wants to see), and so does a word that names one of the
 //! catalog's venues (or is another name of one: "Supercomputing" is SC),
 //! and words that are one of its authors' full names ("Jiangsu Du
-//! inference"). Compiled, a boost scores its works on its own and
+//! inference"), and so do words that are a section's name of two or more
+//! words that is not a technique's ("memory efficient training"; the words
+//! still count as words). Compiled, a boost scores its works on its own and
 //! multiplies the scores of the words beside it (see `scaled.rs`).
 //! "Recent" (or "latest", "newest") is a boost of the catalog's newest
 //! [`RECENT_YEARS`] years.
 
 use super::filter::{Filter, YearRange};
 use super::query::Node;
+use crate::catalog::squash;
 
 /// Years a word can name: older numbers are counts ("1024 GPUs").
 const YEARS: std::ops::RangeInclusive<i64> = 1990..=2100;
@@ -20,6 +23,8 @@ const YEARS: std::ops::RangeInclusive<i64> = 1990..=2100;
 pub const RECENT_YEARS: i64 = 3;
 /// An author's full name is this many words at most.
 const MAX_NAME_WORDS: usize = 4;
+/// A section's name is this many words at most.
+const MAX_SECTION_WORDS: usize = 5;
 /// Other one-word names of venues, as practitioners type them: a word here
 /// names the venue when the catalog has it.
 const VENUE_NAMES: &[(&str, &str)] = &[("supercomputing", "SC"), ("nips", "NeurIPS")];
@@ -28,6 +33,8 @@ const VENUE_NAMES: &[(&str, &str)] = &[("supercomputing", "SC"), ("nips", "NeurI
 /// authors' full names, and its newest year ("recent").
 #[derive(Clone, Copy)]
 pub struct Known<'a> {
+    /// Sections by squashed name (see `Catalog::named_sections`).
+    pub sections: &'a [(String, String)],
     pub venues: &'a [String],
     pub authors: &'a [String],
     pub newest: Option<i64>,
@@ -84,6 +91,7 @@ fn run(children: Vec<Node>, known: Known<'_>) -> Vec<Node> {
         let Some(year) = year(text) else {
             out.push(child);
             name_author(&mut out, known.authors);
+            name_section(&mut out, known.sections);
             continue;
         };
         // The word before may say which side of the year is meant.
@@ -147,6 +155,36 @@ fn name_author(out: &mut Vec<Node>, authors: &[String]) {
     }
 }
 
+/// The last words of `out`, if they are one of `sections`' names (case,
+/// hyphens and "&" aside: "memory-efficient training"), followed by a boost
+/// of that section's works. The words stay: "ICML memory efficient
+/// training" also wants PipeDream-2BW, whose title they are, from another
+/// section.
+fn name_section(out: &mut Vec<Node>, sections: &[(String, String)]) {
+    let words: Vec<&str> = (out.iter().rev())
+        .map_while(|n| match n {
+            Node::Word { text, .. } => Some(text.as_str()),
+            _ => None,
+        })
+        .take(MAX_SECTION_WORDS)
+        .collect();
+    let mut typed = String::new();
+    for (len, word) in words.iter().enumerate() {
+        typed.insert_str(0, &squash(word));
+        let Some((_, name)) = sections.iter().find(|(squashed, _)| *squashed == typed) else {
+            continue;
+        };
+        let Node::Word { column, .. } = out[out.len() - 1 - len] else {
+            unreachable!("the last words are words")
+        };
+        out.push(Node::Boost {
+            filter: Filter::Section(name.clone()),
+            column,
+        });
+        return;
+    }
+}
+
 fn means_recent(word: &str) -> bool {
     ["recent", "latest", "newest"]
         .iter()
@@ -196,12 +234,31 @@ mod tests {
     fn understood(text: &str) -> String {
         let venues = ["OSDI".to_string(), "MLSys".to_string(), "SC".to_string()];
         let authors = ["Quin Blorpwell".to_string()];
+        let sections = [(
+            "zintefficientblorping".to_string(),
+            "Zint-Efficient Blorping".to_string(),
+        )];
         let known = Known {
+            sections: &sections,
             venues: &venues,
             authors: &authors,
             newest: Some(2024),
         };
         recognize(query::parse(text).unwrap().root, known).to_string()
+    }
+
+    #[test]
+    fn a_sections_name_typed_as_words_is_a_boost_beside_them() {
+        assert_eq!(
+            understood("zint efficient blorping -offload"),
+            "(zint efficient blorping ~section:\"Zint-Efficient Blorping\" NOT offload)"
+        );
+        assert_eq!(
+            understood("MLSys zint-efficient blorping"),
+            "(~venue:\"MLSys\" zint-efficient blorping ~section:\"Zint-Efficient Blorping\")"
+        );
+        // Part of the name is only words.
+        assert_eq!(understood("efficient blorping"), "(efficient blorping)");
     }
 
     #[test]

@@ -140,6 +140,7 @@ fn search_then<C: tantivy::collector::Collector>(
         fields: &fields,
         synonyms: &synonyms,
         sections: &lookups.sections,
+        named_sections: &lookups.named_sections,
         venues: &lookups.venues,
         authors: &lookups.authors,
         work_names: &lookups.works,

@@ -36,6 +36,7 @@ impl Compilation<'_> {
         let weight = match filter {
             Filter::Venue(_) => self.cx.boosts.venue_word,
             Filter::Author(_) => self.cx.boosts.author_word,
+            Filter::Section(_) => self.cx.boosts.section_word,
             _ => self.cx.boosts.year,
         };
         Ok(Some(Box::new(ConstScoreQuery::new(query, weight))))
@@ -53,6 +54,7 @@ impl Compilation<'_> {
             weight: match filter {
                 Filter::Venue(_) => self.cx.boosts.venue_scale,
                 Filter::Author(_) => self.cx.boosts.author_scale,
+                Filter::Section(_) => self.cx.boosts.section_scale,
                 _ => self.cx.boosts.year_scale,
             },
         }];

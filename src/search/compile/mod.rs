@@ -37,6 +37,8 @@ pub struct Context<'a> {
     pub fields: &'a Fields,
     pub synonyms: &'a Synonyms<'a>,
     pub sections: &'a [String],
+    /// Sections whose name query words may be (see `Catalog::named_sections`).
+    pub named_sections: &'a [(String, String)],
     /// The catalog's venues of one word, which a query word may name.
     pub venues: &'a [String],
     /// The catalog's authors' full names, which query words may name.
@@ -61,6 +63,7 @@ impl Context<'_> {
     /// What query words can name as facets.
     pub fn known(&self) -> crate::search::facets::Known<'_> {
         crate::search::facets::Known {
+            sections: self.named_sections,
             venues: self.venues,
             authors: self.authors,
             newest: self.newest_year,

@@ -76,11 +76,13 @@ fn with_context(f: &Fixture, check: impl FnOnce(&Context<'_>, &Searcher)) {
     let name_heads = f.catalog.work_name_heads();
     let members = f.catalog.project_members();
     let initials = f.catalog.title_initials();
+    let named_sections = f.catalog.named_sections();
     let cx = Context {
         searcher: &searcher,
         fields: &f.fields,
         synonyms: &synonyms,
         sections: &sections,
+        named_sections: &named_sections,
         venues: &venues,
         authors: &authors,
         work_names: &work_names,

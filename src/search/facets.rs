@@ -128,13 +128,7 @@ fn venue<'a>(word: &str, venues: &'a [String]) -> Option<&'a String> {
 /// The last words of `out`, if they are one of `authors`' full names
 /// (case aside), made a boost of that author's works.
 fn name_author(out: &mut Vec<Node>, authors: &[String]) {
-    let words: Vec<&str> = (out.iter().rev())
-        .map_while(|n| match n {
-            Node::Word { text, .. } => Some(text.as_str()),
-            _ => None,
-        })
-        .take(MAX_NAME_WORDS)
-        .collect();
+    let words = last_words(out, MAX_NAME_WORDS);
     for len in 2..=words.len() {
         let typed: Vec<&str> = words[..len].iter().rev().copied().collect();
         let typed = typed.join(" ");
@@ -161,13 +155,7 @@ fn name_author(out: &mut Vec<Node>, authors: &[String]) {
 /// training" also wants PipeDream-2BW, whose title they are, from another
 /// section.
 fn name_section(out: &mut Vec<Node>, sections: &[(String, String)]) {
-    let words: Vec<&str> = (out.iter().rev())
-        .map_while(|n| match n {
-            Node::Word { text, .. } => Some(text.as_str()),
-            _ => None,
-        })
-        .take(MAX_SECTION_WORDS)
-        .collect();
+    let words = last_words(out, MAX_SECTION_WORDS);
     let mut typed = String::new();
     for (len, word) in words.iter().enumerate() {
         typed.insert_str(0, &squash(word));
@@ -183,6 +171,17 @@ fn name_section(out: &mut Vec<Node>, sections: &[(String, String)]) {
         });
         return;
     }
+}
+
+/// The texts of the words that end `out`, last first, at most `max`.
+fn last_words(out: &[Node], max: usize) -> Vec<&str> {
+    (out.iter().rev())
+        .map_while(|n| match n {
+            Node::Word { text, .. } => Some(text.as_str()),
+            _ => None,
+        })
+        .take(max)
+        .collect()
 }
 
 fn means_recent(word: &str) -> bool {

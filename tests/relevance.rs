@@ -71,15 +71,15 @@ const EIGHTH_FLOOR: f64 = 0.89;
 /// The same format: the ninth blind set.
 const NINTH: &str = include_str!("fixtures/relevance-ninth.txt");
 
-/// The ninth set's graded nDCG@10 may not fall below this (0.909 now;
+/// The ninth set's graded nDCG@10 may not fall below this (0.916 now;
 /// 0.900 before it was tuned on).
 const NINTH_FLOOR: f64 = 0.87;
 
 /// The same format: the tenth blind set.
 const TENTH: &str = include_str!("fixtures/relevance-tenth.txt");
 
-/// The tenth set's graded nDCG@10 may not fall below this (0.916 before it
-/// was tuned on).
+/// The tenth set's graded nDCG@10 may not fall below this (0.923 now;
+/// 0.916 before it was tuned on).
 const TENTH_FLOOR: f64 = 0.88;
 
 /// The held-out half's graded nDCG@10 may not fall below this, overall or

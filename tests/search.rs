@@ -1523,10 +1523,7 @@ note = "Searches a space of splits of wobbly networks."
         search_ids(&fixture, &[query]),
         ["beyond-pipelines-2019", "strewn-stages-2021"]
     );
-    fixture
-        .cmd()
-        .args(["search", "--explain", "-n", "1", query])
-        .run()
+    search(&fixture, &["--explain", "-n", "1", query])
         .success()
         .stdout_has("title holds 5 or more of 6 words\n");
     // ...which the technique that its words name would otherwise decide.
@@ -1534,13 +1531,10 @@ note = "Searches a space of splits of wobbly networks."
     assert_eq!(search_ids(&fixture, &[query])[0], "strewn-stages-2021");
     // Three content words name a technique, not a title.
     std::fs::remove_file(fixture.catalog().join("ranking.toml")).unwrap();
-    let run = (fixture.cmd())
-        .args([
-            "search",
-            "--explain",
-            "pipeline parallelism for deep networks",
-        ])
-        .run();
+    let run = search(
+        &fixture,
+        &["--explain", "pipeline parallelism for deep networks"],
+    );
     assert!(!run.success().stdout().contains("title holds"));
 }
 
@@ -1601,9 +1595,7 @@ note = "Stages."
         ["staged-2020", "quiet-2021"]
     );
     // A section named as a technique is not a facet: the technique decides.
-    let run = (fixture.cmd())
-        .args(["search", "--explain", "pipeline parallelism"])
-        .run();
+    let run = search(&fixture, &["--explain", "pipeline parallelism"]);
     assert!(!run.success().stdout().contains("section"));
 }
 

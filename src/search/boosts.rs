@@ -89,8 +89,8 @@ pub struct Boosts {
     /// two or more ("ILP auto-sharding"), as a curated, used or predicted
     /// tag: this score on top (see `compile::words::all_techniques`).
     pub all_techniques: f32,
-    /// A work whose title holds most of the query's words, when it has
-    /// four or more: this score on top (see `compile::title_words`).
+    /// A work whose title holds three quarters of the query's words, when
+    /// it has five or more: this score on top (see `compile::title_words`).
     pub title_words: f32,
     /// Results behind the first gain its score times this times the share
     /// of its tags they hold (see `feedback`).

@@ -51,7 +51,7 @@ pub fn plan(cx: &Context<'_>, request: &SearchRequest<'_>, counted: bool) -> Res
     let two_phase = exact.scoring
         && exact.phrases
         && !exact.filtered
-        && cx.searcher.num_docs() >= TWO_PHASE_MIN_DOCS
+        && cx.large_index()
         && !has_phrase_or_required(&repaired);
     let parts = if two_phase {
         Some(Parts {

@@ -10,7 +10,7 @@ use super::compile::Context;
 use super::feedback::{self, Feedback};
 use super::intent::{self, Intent};
 use super::listing::listing;
-use super::plan::{Plan, TWO_PHASE_MIN_DOCS};
+use super::plan::Plan;
 use super::two_phase::{self, Ranking};
 use crate::error::Error;
 
@@ -64,7 +64,7 @@ pub fn rank<C: Collector>(
     // again, ties are chosen in index order, and a shorter list can differ
     // in its last tied result.
     let shown = request.limit.max(1);
-    let settle_ties = plan.exact.scoring && cx.searcher.num_docs() < TWO_PHASE_MIN_DOCS;
+    let settle_ties = plan.exact.scoring && !cx.large_index();
     while settle_ties
         && top.len() == fetched
         && fetched < MAX_TIED

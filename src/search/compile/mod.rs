@@ -60,14 +60,24 @@ pub struct Context<'a> {
 }
 
 impl Context<'_> {
+    /// Whether the index is large enough (imported records beside the
+    /// catalog) for a search to rank in two phases and for a clause that
+    /// serves the catalog's few entries to cost more than it gives.
+    pub fn large_index(&self) -> bool {
+        self.searcher.num_docs() >= crate::search::plan::TWO_PHASE_MIN_DOCS
+    }
+
     /// What query words can name as facets.
     pub fn known(&self) -> crate::search::facets::Known<'_> {
         // A section's works are the catalog's few; on a large index the
         // facet would make every match of its words be scored (a
         // million-record index: 45 -> 110 ms), so there it is only words.
-        let large = self.searcher.num_docs() >= crate::search::plan::TWO_PHASE_MIN_DOCS;
         crate::search::facets::Known {
-            sections: if large { &[] } else { self.named_sections },
+            sections: if self.large_index() {
+                &[]
+            } else {
+                self.named_sections
+            },
             venues: self.venues,
             authors: self.authors,
             newest: self.newest_year,
@@ -232,10 +242,13 @@ impl Compilation<'_> {
         let mut factors: Vec<Factor> = Vec::new();
         let mut boosts: Vec<Q> = Vec::new();
         let mut run: Vec<&str> = Vec::new();
+        // Every plain word of the group, runs together (for `title_words`).
+        let mut words: Vec<&str> = Vec::new();
         let expanded_before = self.expansions.len();
         for child in children {
             if let Node::Word { text, .. } = child {
                 run.push(text);
+                words.push(text);
                 continue;
             }
             self.words(&run, &mut clauses);
@@ -259,12 +272,6 @@ impl Compilation<'_> {
         }
         self.words(&run, &mut clauses);
         clauses.extend(self.all_techniques(expanded_before));
-        let words: Vec<&str> = (children.iter())
-            .filter_map(|c| match c {
-                Node::Word { text, .. } => Some(text.as_str()),
-                _ => None,
-            })
-            .collect();
         clauses.extend(self.most_of_a_title(&words));
         // A facet typed beside words multiplies their scores, not its own
         // (counting matches needs no scores).

@@ -26,6 +26,7 @@ pub fn repair_spelling(cx: &Context<'_>, tree: &Node) -> (Node, Vec<Correction>)
         english: analysis::english(),
         names: analysis::names(),
         repairs: HashMap::new(),
+        indexed: HashMap::new(),
         corrections: Vec::new(),
     };
     let tree = speller.node(tree);
@@ -38,6 +39,8 @@ struct Speller<'c> {
     names: TextAnalyzer,
     /// Words already looked up, so that a repeated word is looked up once.
     repairs: HashMap<String, String>,
+    /// Words already looked up in the index (see `in_index`).
+    indexed: HashMap<String, bool>,
     corrections: Vec<Correction>,
 }
 
@@ -169,8 +172,18 @@ impl Speller<'_> {
             || wordnik_list::word_exists(&word.to_lowercase())
     }
 
-    /// Whether some field of the index holds every term of the word.
+    /// Whether some field of the index holds every term of the word; each
+    /// word looked up once (`split_word` asks of a word before `repair`).
     fn in_index(&mut self, word: &str) -> bool {
+        if let Some(&known) = self.indexed.get(word) {
+            return known;
+        }
+        let known = self.look_up(word);
+        self.indexed.insert(word.to_string(), known);
+        known
+    }
+
+    fn look_up(&mut self, word: &str) -> bool {
         let (searcher, f) = (self.cx.searcher, self.cx.fields);
         let terms = |analyzer: &mut TextAnalyzer| -> Vec<String> {
             terms_with_positions(analyzer, word)

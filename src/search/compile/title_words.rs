@@ -10,7 +10,6 @@ use tantivy::schema::IndexRecordOption;
 use super::{Compilation, Mode, Q};
 use crate::index::analysis::terms_with_positions;
 use crate::search::labelled::Labelled;
-use crate::search::plan::TWO_PHASE_MIN_DOCS;
 
 /// Fewer content words than this are a technique or a name, not a title.
 const MIN_WORDS: usize = 5;
@@ -31,7 +30,7 @@ impl Compilation<'_> {
         // title words ("model", "deep": a million-record index, 35 -> 105
         // ms), and keep tantivy from pruning the terms part of a two-phase
         // ranking: it is for the catalog's few titles.
-        if self.cx.searcher.num_docs() >= TWO_PHASE_MIN_DOCS {
+        if self.cx.large_index() {
             return None;
         }
         let mut stems: Vec<String> = Vec::new();

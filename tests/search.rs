@@ -51,6 +51,17 @@ fn a_technique_name_says_which_technique_it_stands_for() {
 }
 
 #[test]
+fn acronyms_joined_by_a_plus_are_each_a_technique() {
+    let fixture = Fixture::new();
+    let spaced = search_ids(&fixture, &["MoE pipeline"]);
+    assert!(!spaced.is_empty());
+    assert_eq!(search_ids(&fixture, &["MoE+pipeline"]), spaced);
+    search(&fixture, &["MoE + pipeline"])
+        .success()
+        .stderr_is("including synonyms: MoE → mixture-of-experts\n");
+}
+
+#[test]
 fn a_technique_says_its_other_names_not_itself_again() {
     search(&Fixture::new(), &["mixture of experts"])
         .success()

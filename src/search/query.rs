@@ -194,13 +194,15 @@ fn lex(input: &str, notes: &mut Vec<String>) -> Result<Vec<(Token, usize)>, Erro
         {
             tokens.push((if c == '-' { Token::Minus } else { Token::Plus }, column));
             i += 1;
+        } else if joins_words(&chars, i) {
+            i += 1;
         } else {
             let start = i;
             while i < chars.len()
                 && !chars[i].is_whitespace()
                 && !matches!(chars[i], '"' | '(' | ')')
             {
-                if chars[i] == ':' {
+                if chars[i] == ':' || joins_words(&chars, i) {
                     break;
                 }
                 i += 1;
@@ -239,13 +241,25 @@ fn lex(input: &str, notes: &mut Vec<String>) -> Result<Vec<(Token, usize)>, Erro
                 "AND" | "&&" => Token::And,
                 "OR" | "||" => Token::Or,
                 "NOT" => Token::Not,
-                "" => continue,
+                // Punctuation standing alone ("TP + PP", "A & B") says nothing.
+                _ if !word.chars().any(char::is_alphanumeric) => continue,
                 _ => Token::Word(word),
             };
             tokens.push((token, column));
         }
     }
     Ok(tokens)
+}
+
+/// Whether `chars[i]` lists two words written without a space: "TP+PP",
+/// "DP/TP", "A&B", "DP,TP,PP" are searched as the words they list, which
+/// written as one would be a phrase no text holds. A hyphen still binds
+/// ("all-to-all"), and "C++" or "&&" join no two words.
+fn joins_words(chars: &[char], i: usize) -> bool {
+    matches!(chars[i], '+' | '/' | '&' | ',')
+        && i > 0
+        && chars[i - 1].is_alphanumeric()
+        && chars.get(i + 1).is_some_and(|c| c.is_alphanumeric())
 }
 
 /// A `-` or `+` starts a term only at the start of a word ("-x", not "a-b").
@@ -417,6 +431,15 @@ mod tests {
         );
         assert_eq!(show("NOT zero +offload"), "(NOT zero +offload)");
         assert_eq!(show("all-reduce"), "all-reduce");
+    }
+
+    #[test]
+    fn words_listed_without_spaces_are_words() {
+        assert_eq!(show("TP+PP"), "(TP PP)");
+        assert_eq!(show("DP,TP,PP on spot VMs"), "(DP TP PP on spot VMs)");
+        assert_eq!(show("DP/TP & EP"), "(DP TP EP)");
+        assert_eq!(show("C++ +offload"), "(C++ +offload)");
+        assert_eq!(show("moe && training"), "(moe AND training)");
     }
 
     #[test]

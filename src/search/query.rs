@@ -242,7 +242,7 @@ fn lex(input: &str, notes: &mut Vec<String>) -> Result<Vec<(Token, usize)>, Erro
                 "OR" | "||" => Token::Or,
                 "NOT" => Token::Not,
                 // Punctuation standing alone ("TP + PP", "A & B") says nothing.
-                _ if !word.chars().any(char::is_alphanumeric) => continue,
+                _ if word.chars().all(|c| matches!(c, '+' | '&')) => continue,
                 _ => Token::Word(word),
             };
             tokens.push((token, column));

@@ -25,7 +25,9 @@ pub struct Boosts {
     pub authors: f32,
     pub venue: f32,
     /// The owner of a project's code repository ("alibaba"). Most works
-    /// have none, and BM25 scores a term of such a field low.
+    /// have none, and BM25 scores a term of such a field low; a query that
+    /// names the organization ("Alibaba ... tools", "TensorFlow library")
+    /// means its repositories, above works that share the query's other words.
     pub owner: f32,
     /// Spellings joined across a hyphen or space ("all reduce" = "allreduce").
     pub joined: f32,
@@ -107,7 +109,7 @@ impl Default for Boosts {
             abstract_text: 1.0,
             authors: 1.0,
             venue: 1.2,
-            owner: 4.0,
+            owner: 24.0,
             joined: 1.5,
             word_piece: 0.5,
             tag: 4.0,

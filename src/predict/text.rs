@@ -213,6 +213,10 @@ struct NameStarts {
     /// The second term of each longer name, apart from the rest of it: a
     /// text's next term is compared with these alone, and few are equal.
     seconds: Box<[u32]>,
+    /// Bit `id % 64` set for each term of `seconds`: most next terms are
+    /// told apart from all of them by one test (a common first term such as
+    /// "tensor" starts a dozen names).
+    second_bits: u64,
     /// By the place of its second term, the terms after it and the slot.
     tails: Box<[NameRest]>,
 }
@@ -266,6 +270,9 @@ impl TermTable {
             table.names.push(NameStarts {
                 whole: whole.into_iter().map(|(_, slot)| slot).collect(),
                 seconds: longer.iter().map(|(r, _)| r[0]).collect(),
+                second_bits: longer
+                    .iter()
+                    .fold(0, |bits, (r, _)| bits | second_bit(r[0])),
                 tails: longer
                     .into_iter()
                     .map(|(r, slot)| (r[1..].into(), slot))
@@ -405,6 +412,9 @@ impl TermTable {
             let Some((&next, after)) = sequence[at + 1..].split_first() else {
                 continue;
             };
+            if starts.second_bits & second_bit(next) == 0 {
+                continue;
+            }
             for (place, &second) in starts.seconds.iter().enumerate() {
                 if second != next {
                     continue;
@@ -416,6 +426,12 @@ impl TermTable {
             }
         }
     }
+}
+
+/// The bit of [`NameStarts::second_bits`] that stands for term `id`.
+#[inline]
+fn second_bit(id: u32) -> u64 {
+    1 << (id % 64)
 }
 
 /// Whether `terms` starts with `rest`, compared term by term: names are a

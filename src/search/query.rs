@@ -254,12 +254,29 @@ fn lex(input: &str, notes: &mut Vec<String>) -> Result<Vec<(Token, usize)>, Erro
 /// Whether `chars[i]` lists two words written without a space: "TP+PP",
 /// "DP/TP", "A&B", "DP,TP,PP" are searched as the words they list, which
 /// written as one would be a phrase no text holds. A hyphen still binds
-/// ("all-to-all"), and "C++" or "&&" join no two words.
+/// ("all-to-all"), "C++" and "&&" join no two words, and identifiers keep
+/// their slashes: a DOI or a URL has a dot ("10.5555/fict.7"), an old
+/// arXiv id a number after its slash ("cs/0112017").
 fn joins_words(chars: &[char], i: usize) -> bool {
-    matches!(chars[i], '+' | '/' | '&' | ',')
+    let listed = matches!(chars[i], '+' | '/' | '&' | ',')
         && i > 0
         && chars[i - 1].is_alphanumeric()
-        && chars.get(i + 1).is_some_and(|c| c.is_alphanumeric())
+        && chars.get(i + 1).is_some_and(|c| c.is_alphanumeric());
+    if !listed {
+        return false;
+    }
+    let bound = |c: &char| c.is_whitespace() || matches!(c, '"' | '(' | ')');
+    let start = chars[..i].iter().rposition(bound).map_or(0, |p| p + 1);
+    let end = chars[i..]
+        .iter()
+        .position(bound)
+        .map_or(chars.len(), |p| i + p);
+    let word = &chars[start..end];
+    // A dot ending a sentence is not an identifier's.
+    let inner = word.strip_suffix(&['.']).unwrap_or(word);
+    let identifier = inner.iter().any(|c| matches!(c, '.' | ':'))
+        || (chars[i] == '/' && chars[i + 1].is_ascii_digit());
+    !identifier
 }
 
 /// A `-` or `+` starts a term only at the start of a word ("-x", not "a-b").
@@ -439,6 +456,9 @@ mod tests {
         assert_eq!(show("DP,TP,PP on spot VMs"), "(DP TP PP on spot VMs)");
         assert_eq!(show("DP/TP & EP"), "(DP TP EP)");
         assert_eq!(show("C++ +offload"), "(C++ +offload)");
+        assert_eq!(show("TP+PP."), "(TP PP.)");
+        assert_eq!(show("10.5555/fict.2020.7"), "10.5555/fict.2020.7");
+        assert_eq!(show("cs/0112017 a/b"), "(cs/0112017 a b)");
         assert_eq!(show("moe && training"), "(moe AND training)");
     }
 

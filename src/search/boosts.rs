@@ -104,7 +104,7 @@ impl Default for Boosts {
         Boosts {
             title: 1.5,
             tag_text: 2.0,
-            tag_description: 1.0,
+            tag_description: 1.25,
             note: 2.0,
             abstract_text: 1.0,
             authors: 1.0,
@@ -113,7 +113,7 @@ impl Default for Boosts {
             joined: 1.5,
             word_piece: 0.5,
             tag: 4.0,
-            uses: 2.0,
+            uses: 2.5,
             predicted: 1.0,
             tag_flat: 5.0,
             scattered: 1.0,

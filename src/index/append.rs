@@ -115,8 +115,9 @@ pub fn append(
         Error::Index("no index to add records to; run `distml-search index`".into())
     })?;
     let fields = Fields::from_schema(&open.index.schema())?;
-    let writer: IndexWriter = open.index.writer_with_num_threads(1, WRITER_MEMORY)?;
-    replace_records(&writer, &fields, vocabulary, predictor, records, removed)?;
+    let mut writer: IndexWriter = open.index.writer_with_num_threads(1, WRITER_MEMORY)?;
+    replace_records(&writer, &fields, vocabulary, predictor, records, removed)
+        .map_err(|e| super::thread_failure(&mut writer, e))?;
     commit(writer, open.fingerprint.as_deref().unwrap_or_default())?;
     Ok(Appended {
         added: records.len(),

@@ -245,12 +245,13 @@ fn replace_catalog(
     fingerprint: &str,
 ) -> Result<(usize, usize), Error> {
     let fields = Fields::from_schema(&open.index.schema())?;
-    let writer: IndexWriter = open.index.writer_with_num_threads(1, WRITER_MEMORY)?;
+    let mut writer: IndexWriter = open.index.writer_with_num_threads(1, WRITER_MEMORY)?;
     writer.delete_term(Term::from_field_text(
         fields.collection,
         Collection::Catalog.as_str(),
     ));
-    let with_abstract = add_catalog(&writer, &fields, catalog, cache)?;
+    let with_abstract = add_catalog(&writer, &fields, catalog, cache)
+        .map_err(|e| thread_failure(&mut writer, e))?;
     commit(writer, fingerprint)?;
     Ok((catalog.entries.len(), with_abstract))
 }
@@ -299,27 +300,31 @@ fn write_generation(
     kept: &dyn KeptRecords,
     carry: Option<&OpenIndex>,
 ) -> Result<Written, Error> {
-    let writer = open_writer(path, carry.is_some())?;
+    let mut writer = open_writer(path, carry.is_some())?;
     let (schema, fields) = schema::build_schema();
-    let mut carried = Carried::default();
-    if let Some(old) = carry {
-        let predictor = Predictor::train(catalog, cache);
-        let listed = entries_by_arxiv(catalog, cache);
-        // A panic inside tantivy on a corrupt old document is an error here.
-        carried = crate::diagnostic::catch_panic(|| {
-            carry_imported(
-                old,
-                &writer,
-                (&schema, &fields),
-                &catalog.vocabulary,
-                &predictor,
-                &listed,
-            )
-        })
-        .map_err(|panic| Error::Index(format!("{}: {panic}", old.path.display())))??;
-    }
-    let with_abstract = add_catalog(&writer, &fields, catalog, cache)?;
-    let kept = add_kept(&writer, &fields, catalog, cache, kept, carried.records > 0)?;
+    let added = (|| {
+        let mut carried = Carried::default();
+        if let Some(old) = carry {
+            let predictor = Predictor::train(catalog, cache);
+            let listed = entries_by_arxiv(catalog, cache);
+            // A panic inside tantivy on a corrupt old document is an error here.
+            carried = crate::diagnostic::catch_panic(|| {
+                carry_imported(
+                    old,
+                    &writer,
+                    (&schema, &fields),
+                    &catalog.vocabulary,
+                    &predictor,
+                    &listed,
+                )
+            })
+            .map_err(|panic| Error::Index(format!("{}: {panic}", old.path.display())))??;
+        }
+        let with_abstract = add_catalog(&writer, &fields, catalog, cache)?;
+        let kept = add_kept(&writer, &fields, catalog, cache, kept, carried.records > 0)?;
+        Ok((carried, with_abstract, kept))
+    })();
+    let (carried, with_abstract, kept) = added.map_err(|e| thread_failure(&mut writer, e))?;
     commit(writer, fingerprint)?;
     Ok(Written {
         documents: catalog.entries.len(),
@@ -345,6 +350,24 @@ pub(crate) fn entries_by_arxiv(catalog: &Catalog, cache: &Cache) -> HashMap<Stri
             Some((id, e.id.clone()))
         })
         .collect()
+}
+
+/// `error`, or, when tantivy only says that an indexing thread died (a full
+/// disk, say), the thread's own error, which the writer gives back when it
+/// joins its threads: "File too large" says what "an index writer was
+/// killed" does not. Which of the two a failed write reports first is a
+/// race between the threads.
+pub(crate) fn thread_failure(writer: &mut IndexWriter, error: Error) -> Error {
+    if !matches!(
+        error,
+        Error::Tantivy(tantivy::TantivyError::ErrorInThread(_))
+    ) {
+        return error;
+    }
+    match writer.prepare_commit() {
+        Err(cause) => cause.into(),
+        Ok(_) => error,
+    }
 }
 
 /// Commits with the fingerprint of the inputs as payload, and waits for the

@@ -18,6 +18,7 @@ use crate::diagnostic;
 use crate::error::Error;
 use crate::index::{
     IndexDir, KeptRecords, add_catalog, add_kept, commit, entries_by_arxiv, fingerprint, schema,
+    thread_failure,
 };
 use crate::model::metadata::{Cache, FoundBy, IdKind, Identifier};
 use crate::model::paper::{PaperRecord, Source, normalize_whitespace};
@@ -195,20 +196,24 @@ impl Import<'_> {
         cache_dir: Option<&Path>,
         index_inputs: impl Fn() -> Result<Vec<(String, Vec<u8>)>, Error>,
     ) -> Result<ImportReport, Error> {
-        let writer = crate::index::open_writer(generation, true)?;
+        let mut writer = crate::index::open_writer(generation, true)?;
         let (_, fields) = schema::build_schema();
         let mut report = ImportReport::default();
-        let batches = index_records(self, input, &writer, &fields, &mut report, bar)?;
-        self.tally(&mut report, batches, cache);
-        if let Some(dir) = cache_dir
-            && report.merged > 0
-        {
-            cache.save(dir)?;
-        }
-        add_catalog(&writer, &fields, self.catalog, cache)?;
-        if let Some(kept) = &self.options.kept {
-            add_kept(&writer, &fields, self.catalog, cache, kept.as_ref(), true)?;
-        }
+        let added = (|| {
+            let batches = index_records(self, input, &writer, &fields, &mut report, bar)?;
+            self.tally(&mut report, batches, cache);
+            if let Some(dir) = cache_dir
+                && report.merged > 0
+            {
+                cache.save(dir)?;
+            }
+            add_catalog(&writer, &fields, self.catalog, cache)?;
+            if let Some(kept) = &self.options.kept {
+                add_kept(&writer, &fields, self.catalog, cache, kept.as_ref(), true)?;
+            }
+            Ok(())
+        })();
+        added.map_err(|e| thread_failure(&mut writer, e))?;
         let inputs = index_inputs()?;
         let print = fingerprint(inputs.iter().map(|(n, b)| (n.as_str(), b.as_slice())));
         commit(writer, &print)?;

@@ -6,9 +6,10 @@
 //!   must stay above a floor set from its measured value;
 //! - the regression set: the older queries, each of which must put a
 //!   relevant entry in its top five;
-//! - the fresh, third, fourth, fifth, sixth, seventh, eighth, ninth, tenth
-//!   and eleventh sets, written later by other blind judges (measured at
-//!   0.862, 0.853, 0.884, 0.888, 0.903, 0.896, 0.913, 0.900, 0.916 and 0.924 before any
+//! - the fresh, third, fourth, fifth, sixth, seventh, eighth, ninth, tenth,
+//!   eleventh and twelfth sets, written later by other blind judges (measured
+//!   at 0.862, 0.853, 0.884, 0.888, 0.903, 0.896, 0.913, 0.900, 0.916, 0.924
+//!   and 0.928 before any
 //!   tuning looked at them, and regression sets since).
 
 mod common;
@@ -24,47 +25,47 @@ const GRADED: &str = include_str!("fixtures/relevance-graded.txt");
 /// The same format: the second blind set.
 const FRESH: &str = include_str!("fixtures/relevance-fresh.txt");
 
-/// The fresh set's graded nDCG@10 may not fall below this (0.938 now).
+/// The fresh set's graded nDCG@10 may not fall below this (0.936 now).
 const FRESH_FLOOR: f64 = 0.90;
 
 /// The same format: the third blind set.
 const THIRD: &str = include_str!("fixtures/relevance-third.txt");
 
-/// The third set's graded nDCG@10 may not fall below this (0.912 now).
+/// The third set's graded nDCG@10 may not fall below this (0.917 now).
 const THIRD_FLOOR: f64 = 0.86;
 
 /// The same format: the fourth blind set.
 const FOURTH: &str = include_str!("fixtures/relevance-fourth.txt");
 
-/// The fourth set's graded nDCG@10 may not fall below this (0.923 now;
+/// The fourth set's graded nDCG@10 may not fall below this (0.933 now;
 /// 0.884 before it was tuned on).
 const FOURTH_FLOOR: f64 = 0.89;
 
 /// The same format: the fifth blind set.
 const FIFTH: &str = include_str!("fixtures/relevance-fifth.txt");
 
-/// The fifth set's graded nDCG@10 may not fall below this (0.921 now;
+/// The fifth set's graded nDCG@10 may not fall below this (0.922 now;
 /// 0.888 before it was tuned on).
 const FIFTH_FLOOR: f64 = 0.89;
 
 /// The same format: the sixth blind set.
 const SIXTH: &str = include_str!("fixtures/relevance-sixth.txt");
 
-/// The sixth set's graded nDCG@10 may not fall below this (0.935 now;
+/// The sixth set's graded nDCG@10 may not fall below this (0.940 now;
 /// 0.903 before it was tuned on).
 const SIXTH_FLOOR: f64 = 0.89;
 
 /// The same format: the seventh blind set.
 const SEVENTH: &str = include_str!("fixtures/relevance-seventh.txt");
 
-/// The seventh set's graded nDCG@10 may not fall below this (0.915 now;
+/// The seventh set's graded nDCG@10 may not fall below this (0.918 now;
 /// 0.896 before it was tuned on).
 const SEVENTH_FLOOR: f64 = 0.87;
 
 /// The same format: the eighth blind set.
 const EIGHTH: &str = include_str!("fixtures/relevance-eighth.txt");
 
-/// The eighth set's graded nDCG@10 may not fall below this (0.931 now;
+/// The eighth set's graded nDCG@10 may not fall below this (0.933 now;
 /// 0.913 before it was tuned on).
 const EIGHTH_FLOOR: f64 = 0.89;
 
@@ -78,16 +79,23 @@ const NINTH_FLOOR: f64 = 0.87;
 /// The same format: the tenth blind set.
 const TENTH: &str = include_str!("fixtures/relevance-tenth.txt");
 
-/// The tenth set's graded nDCG@10 may not fall below this (0.923 now;
+/// The tenth set's graded nDCG@10 may not fall below this (0.930 now;
 /// 0.916 before it was tuned on).
 const TENTH_FLOOR: f64 = 0.88;
 
 /// The same format: the eleventh blind set.
 const ELEVENTH: &str = include_str!("fixtures/relevance-eleventh.txt");
 
-/// The eleventh set's graded nDCG@10 may not fall below this (0.942 now;
+/// The eleventh set's graded nDCG@10 may not fall below this (0.945 now;
 /// 0.924 before it was tuned on).
 const ELEVENTH_FLOOR: f64 = 0.91;
+
+/// The same format: the twelfth blind set.
+const TWELFTH: &str = include_str!("fixtures/relevance-twelfth.txt");
+
+/// The twelfth set's graded nDCG@10 may not fall below this (0.941 now;
+/// 0.928 before it was tuned on).
+const TWELFTH_FLOOR: f64 = 0.91;
 
 /// The held-out half's graded nDCG@10 may not fall below this, overall or
 /// (by `KIND_FLOOR`) for any kind: set a little under the measured values.
@@ -310,6 +318,11 @@ fn tenth_set_stays_above_its_floor() {
 #[test]
 fn eleventh_set_stays_above_its_floor() {
     assert_set_above("eleventh set", ELEVENTH, ELEVENTH_FLOOR);
+}
+
+#[test]
+fn twelfth_set_stays_above_its_floor() {
+    assert_set_above("twelfth set", TWELFTH, TWELFTH_FLOOR);
 }
 
 fn assert_set_above(name: &str, judgments: &'static str, floor: f64) {

@@ -88,7 +88,23 @@ fn run(children: Vec<Node>, known: Known<'_>) -> Vec<Node> {
             });
             continue;
         }
-        let Some(year) = year(text) else {
+        if let Some((venue, year)) = venue_and_year(text, known.venues) {
+            for filter in [Filter::Venue(venue.clone()), Filter::Year(year.into())] {
+                out.push(Node::Boost {
+                    filter,
+                    column: *column,
+                });
+            }
+            continue;
+        }
+        let after_venue = matches!(
+            out.last(),
+            Some(Node::Boost {
+                filter: Filter::Venue(_),
+                ..
+            })
+        );
+        let Some(year) = year(text).or_else(|| short_year(text).filter(|_| after_venue)) else {
             out.push(child);
             name_author(&mut out, known.authors);
             name_section(&mut out, known.sections);
@@ -195,6 +211,23 @@ fn year(word: &str) -> Option<i64> {
     (word.len() == 4 && YEARS.contains(&year)).then_some(year)
 }
 
+/// A year as conferences shorten it, "23" or "'23": 2023. Only beside a
+/// venue ("OSDI 23", "SC21"), since a number alone is more often a count.
+fn short_year(word: &str) -> Option<i64> {
+    let digits = word.trim_start_matches(['\'', '\u{2019}']);
+    let year: i64 = digits.parse().ok()?;
+    (digits.len() == 2 && digits.bytes().all(|b| b.is_ascii_digit())).then_some(2000 + year)
+}
+
+/// A venue and its year written as one word: "SC21", "OSDI'23",
+/// "MLSys2023".
+fn venue_and_year<'a>(word: &str, venues: &'a [String]) -> Option<(&'a String, i64)> {
+    let at = word.find(|c: char| c.is_ascii_digit() || c == '\'' || c == '\u{2019}')?;
+    let (name, rest) = word.split_at(at);
+    let year = year(rest).or_else(|| short_year(rest))?;
+    Some((venue(name, venues)?, year))
+}
+
 enum Side {
     /// "Papers from 2018" are papers of 2018.
     Of,
@@ -268,6 +301,17 @@ mod tests {
             understood("Supercomputing 2021"),
             "(~venue:\"SC\" ~year:\"2021\")"
         );
+        // A year as conferences shorten it, beside or glued to a venue.
+        assert_eq!(understood("osdi 23"), "(~venue:\"OSDI\" ~year:\"2023\")");
+        assert_eq!(understood("SC21"), "(~venue:\"SC\" ~year:\"2021\")");
+        assert_eq!(
+            understood("OSDI'23 serving"),
+            "(~venue:\"OSDI\" ~year:\"2023\" serving)"
+        );
+        assert_eq!(understood("MLSys2020"), "(~venue:\"MLSys\" ~year:\"2020\")");
+        // Alone, two digits are a number, and a word with digits is a word.
+        assert_eq!(understood("top 23"), "(top 23)");
+        assert_eq!(understood("GPT3"), "GPT3");
         // Another name of a venue the catalog does not have is a word.
         assert_eq!(understood("NIPS"), "NIPS");
         // A phrase is the user's own words; a venue not in the catalog is a word.

@@ -93,7 +93,7 @@ const ELEVENTH_FLOOR: f64 = 0.91;
 /// The same format: the twelfth blind set.
 const TWELFTH: &str = include_str!("fixtures/relevance-twelfth.txt");
 
-/// The twelfth set's graded nDCG@10 may not fall below this (0.941 now;
+/// The twelfth set's graded nDCG@10 may not fall below this (0.950 now;
 /// 0.928 before it was tuned on).
 const TWELFTH_FLOOR: f64 = 0.91;
 

@@ -97,6 +97,28 @@ fn typos_are_repaired_and_said() {
 }
 
 #[test]
+fn a_long_word_written_together_and_misspelt_is_repaired() {
+    let files = r#"[section]
+name = "Frobnication"
+order = 1
+
+[[entry]]
+id = "quuxo-2021"
+kind = "paper"
+title = "Quuxo: Zibble-Frobnication at Scale"
+url = "https://example.org/z1"
+year = 2021
+tags = ["pipeline-parallelism"]
+note = "Frobnicates zibbles."
+"#;
+    let fixture = Fixture::with_files(&[("tags.toml", common::TAGS), ("z.toml", files)]);
+    search(&fixture, &["zibblefrobnicaton"])
+        .success()
+        .stderr_is("searched for zibblefrobnication (not zibblefrobnicaton)\n")
+        .stdout_has(" 1. Quuxo: Zibble-Frobnication at Scale\n");
+}
+
+#[test]
 fn a_name_split_in_two_is_joined_and_said() {
     let fixture = Fixture::new();
     search(&fixture, &["mega tron"])

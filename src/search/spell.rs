@@ -1,6 +1,7 @@
 //! Typo repair: a query word that matches nothing is replaced by the closest
 //! word of the index's dictionaries (unstemmed fields such as `words` and
-//! `authors`), allowing more edits for longer words.
+//! `authors`, and `joined` for long words), allowing more edits for longer
+//! words.
 
 use std::collections::BTreeMap;
 

@@ -19,6 +19,11 @@ use crate::search::spell;
 /// A typed word and the word searched instead.
 pub type Correction = (String, String);
 
+/// Words this long are also repaired to a spelling joined across a hyphen
+/// or space (the `joined` field); shorter ones would find pairs of small
+/// words there ("ofthe").
+const GLUED_MIN_CHARS: usize = 10;
+
 /// The tree with its words repaired, and the repairs made (each word once).
 pub fn repair_spelling(cx: &Context<'_>, tree: &Node) -> (Node, Vec<Correction>) {
     let mut speller = Speller {
@@ -221,7 +226,15 @@ impl Speller<'_> {
                     doc_freq(searcher, Term::from_field_text(f.title, stem))
                 })
         };
-        let fix = spell::correct(searcher, &[f.words, f.authors], &lower, in_titles);
+        // A long word may be a name written together and misspelt
+        // ("autoparalellization"): the spellings joined across a hyphen
+        // or space are a dictionary too.
+        let dictionaries: &[_] = if lower.chars().count() >= GLUED_MIN_CHARS {
+            &[f.words, f.authors, f.joined]
+        } else {
+            &[f.words, f.authors]
+        };
+        let fix = spell::correct(searcher, dictionaries, &lower, in_titles);
         // An acronym typed in capitals is meant as one: "GEMM" must not
         // become "gems". It is repaired only to an acronym of the vocabulary,
         // spelt as the vocabulary spells it ("NCLL" to NCCL).

@@ -31,7 +31,7 @@ const FRESH_FLOOR: f64 = 0.90;
 /// The same format: the third blind set.
 const THIRD: &str = include_str!("fixtures/relevance-third.txt");
 
-/// The third set's graded nDCG@10 may not fall below this (0.917 now).
+/// The third set's graded nDCG@10 may not fall below this (0.916 now).
 const THIRD_FLOOR: f64 = 0.86;
 
 /// The same format: the fourth blind set.
@@ -44,7 +44,7 @@ const FOURTH_FLOOR: f64 = 0.89;
 /// The same format: the fifth blind set.
 const FIFTH: &str = include_str!("fixtures/relevance-fifth.txt");
 
-/// The fifth set's graded nDCG@10 may not fall below this (0.922 now;
+/// The fifth set's graded nDCG@10 may not fall below this (0.923 now;
 /// 0.888 before it was tuned on).
 const FIFTH_FLOOR: f64 = 0.89;
 
@@ -93,7 +93,7 @@ const ELEVENTH_FLOOR: f64 = 0.91;
 /// The same format: the twelfth blind set.
 const TWELFTH: &str = include_str!("fixtures/relevance-twelfth.txt");
 
-/// The twelfth set's graded nDCG@10 may not fall below this (0.950 now;
+/// The twelfth set's graded nDCG@10 may not fall below this (0.952 now;
 /// 0.928 before it was tuned on).
 const TWELFTH_FLOOR: f64 = 0.91;
 

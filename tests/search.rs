@@ -97,6 +97,42 @@ fn typos_are_repaired_and_said() {
 }
 
 #[test]
+fn a_name_that_is_an_english_word_is_a_name_when_typed_in_its_capitals() {
+    let files = r#"[section]
+name = "Frobnication"
+order = 1
+
+[[entry]]
+id = "quiet-2021"
+kind = "paper"
+title = "QuIet: Hushed Gradients"
+url = "https://example.org/q1"
+year = 2021
+tags = ["pipeline-parallelism"]
+note = "Sends fewer gradients."
+
+[[entry]]
+id = "blorp-2022"
+kind = "paper"
+title = "Blorp: a Paper on Quiet Training"
+url = "https://example.org/q2"
+year = 2022
+tags = ["pipeline-parallelism"]
+note = "This paper introduced quiet training, quietly."
+"#;
+    let fixture = Fixture::with_files(&[("tags.toml", common::TAGS), ("q.toml", files)]);
+    assert_eq!(
+        search_ids(&fixture, &["which paper introduced QuIet"])[0],
+        "quiet-2021"
+    );
+    // In small letters among other words, it is the English word.
+    assert_eq!(
+        search_ids(&fixture, &["which paper introduced quiet"])[0],
+        "blorp-2022"
+    );
+}
+
+#[test]
 fn a_long_word_written_together_and_misspelt_is_repaired() {
     let files = r#"[section]
 name = "Frobnication"

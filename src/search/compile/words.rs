@@ -376,14 +376,17 @@ impl Compilation<'_> {
         // The whole run, or the names within it ("ColossalAI framework"),
         // longest first. Among other words, a one-word name that is an
         // English word ("Zero", "Unity") is left to the words, which it
-        // would otherwise take from other works.
+        // would otherwise take from other works, unless its capitals say
+        // it is a name ("which paper introduced ZeRO").
         let mut i = 0;
         while i < run.len() {
             let longest = MAX_NAME_WORDS.min(run.len() - i);
             let named = (1..=longest).rev().find(|&len| {
                 let typed = squash(&run[i..i + len].join(" "));
-                let english_among_others =
-                    len == 1 && run.len() > 1 && wordnik_list::word_exists(&typed);
+                let english_among_others = len == 1
+                    && run.len() > 1
+                    && !mixed_case(run[i])
+                    && wordnik_list::word_exists(&typed);
                 !english_among_others && self.name_works(&typed, clauses)
             });
             i += named.unwrap_or(1);
@@ -462,6 +465,13 @@ impl Compilation<'_> {
 }
 
 /// What a clause matched, and its weight when it is not 1.
+/// Whether `word` has a capital after a small letter ("ZeRO", "FlexFlow"),
+/// as names are written and English words are not.
+fn mixed_case(word: &str) -> bool {
+    let mut chars = word.chars();
+    chars.any(char::is_lowercase) && chars.any(char::is_uppercase)
+}
+
 fn weight_label(what: &str, weight: f32) -> String {
     if weight == 1.0 {
         what.to_string()

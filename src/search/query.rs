@@ -241,7 +241,8 @@ fn lex(input: &str, notes: &mut Vec<String>) -> Result<Vec<(Token, usize)>, Erro
                 "AND" | "&&" => Token::And,
                 "OR" | "||" => Token::Or,
                 "NOT" => Token::Not,
-                // Punctuation standing alone ("TP + PP", "A & B") says nothing.
+                // Nothing (a colon alone), or punctuation standing alone
+                // ("TP + PP", "A & B"), says nothing.
                 _ if word.chars().all(|c| matches!(c, '+' | '&')) => continue,
                 _ => Token::Word(word),
             };

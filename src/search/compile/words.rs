@@ -464,7 +464,6 @@ impl Compilation<'_> {
     }
 }
 
-/// What a clause matched, and its weight when it is not 1.
 /// Whether `word` has a capital after a small letter ("ZeRO", "FlexFlow"),
 /// as names are written and English words are not.
 fn mixed_case(word: &str) -> bool {
@@ -472,6 +471,7 @@ fn mixed_case(word: &str) -> bool {
     chars.any(char::is_lowercase) && chars.any(char::is_uppercase)
 }
 
+/// What a clause matched, and its weight when it is not 1.
 fn weight_label(what: &str, weight: f32) -> String {
     if weight == 1.0 {
         what.to_string()

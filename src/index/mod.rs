@@ -301,31 +301,40 @@ fn write_generation(
     carry: Option<&OpenIndex>,
 ) -> Result<Written, Error> {
     let mut writer = open_writer(path, carry.is_some())?;
-    let (schema, fields) = schema::build_schema();
-    let added = (|| {
-        let mut carried = Carried::default();
-        if let Some(old) = carry {
-            let predictor = Predictor::train(catalog, cache);
-            let listed = entries_by_arxiv(catalog, cache);
-            // A panic inside tantivy on a corrupt old document is an error here.
-            carried = crate::diagnostic::catch_panic(|| {
-                carry_imported(
-                    old,
-                    &writer,
-                    (&schema, &fields),
-                    &catalog.vocabulary,
-                    &predictor,
-                    &listed,
-                )
-            })
-            .map_err(|panic| Error::Index(format!("{}: {panic}", old.path.display())))??;
-        }
-        let with_abstract = add_catalog(&writer, &fields, catalog, cache)?;
-        let kept = add_kept(&writer, &fields, catalog, cache, kept, carried.records > 0)?;
-        Ok((carried, with_abstract, kept))
-    })();
-    let (carried, with_abstract, kept) = added.map_err(|e| thread_failure(&mut writer, e))?;
+    let written = add_documents(&writer, catalog, cache, kept, carry)
+        .map_err(|e| thread_failure(&mut writer, e))?;
     commit(writer, fingerprint)?;
+    Ok(written)
+}
+
+/// What `write_generation` writes, before its commit.
+fn add_documents(
+    writer: &IndexWriter,
+    catalog: &Catalog,
+    cache: &Cache,
+    kept: &dyn KeptRecords,
+    carry: Option<&OpenIndex>,
+) -> Result<Written, Error> {
+    let (schema, fields) = schema::build_schema();
+    let mut carried = Carried::default();
+    if let Some(old) = carry {
+        let predictor = Predictor::train(catalog, cache);
+        let listed = entries_by_arxiv(catalog, cache);
+        // A panic inside tantivy on a corrupt old document is an error here.
+        carried = crate::diagnostic::catch_panic(|| {
+            carry_imported(
+                old,
+                writer,
+                (&schema, &fields),
+                &catalog.vocabulary,
+                &predictor,
+                &listed,
+            )
+        })
+        .map_err(|panic| Error::Index(format!("{}: {panic}", old.path.display())))??;
+    }
+    let with_abstract = add_catalog(writer, &fields, catalog, cache)?;
+    let kept = add_kept(writer, &fields, catalog, cache, kept, carried.records > 0)?;
     Ok(Written {
         documents: catalog.entries.len(),
         with_abstract,

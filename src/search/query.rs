@@ -194,17 +194,16 @@ fn lex(input: &str, notes: &mut Vec<String>) -> Result<Vec<(Token, usize)>, Erro
         {
             tokens.push((if c == '-' { Token::Minus } else { Token::Plus }, column));
             i += 1;
-        } else if joins_words(&chars, i) {
+        } else if separates_words(&chars, i) {
+            // Where the word before was cut (see `lists_words`).
             i += 1;
         } else {
             let start = i;
-            while i < chars.len()
-                && !chars[i].is_whitespace()
-                && !matches!(chars[i], '"' | '(' | ')')
-            {
-                if chars[i] == ':' || joins_words(&chars, i) {
-                    break;
-                }
+            let end = (start..chars.len())
+                .find(|&j| chars[j].is_whitespace() || matches!(chars[j], '"' | '(' | ')'))
+                .unwrap_or(chars.len());
+            let lists = lists_words(&chars[start..end]);
+            while i < end && chars[i] != ':' && !(lists && separates_words(&chars, i)) {
                 i += 1;
             }
             let word: String = chars[start..i].iter().collect();
@@ -252,32 +251,26 @@ fn lex(input: &str, notes: &mut Vec<String>) -> Result<Vec<(Token, usize)>, Erro
     Ok(tokens)
 }
 
-/// Whether `chars[i]` lists two words written without a space: "TP+PP",
+/// Whether `chars[i]` separates two words written without a space: "TP+PP",
 /// "DP/TP", "A&B", "DP,TP,PP" are searched as the words they list, which
 /// written as one would be a phrase no text holds. A hyphen still binds
-/// ("all-to-all"), "C++" and "&&" join no two words, and identifiers keep
-/// their slashes: a DOI or a URL has a dot ("10.5555/fict.7"), an old
-/// arXiv id a number after its slash ("cs/0112017").
-fn joins_words(chars: &[char], i: usize) -> bool {
-    let listed = matches!(chars[i], '+' | '/' | '&' | ',')
+/// ("all-to-all"), "C++" and "&&" join no two words, and an old arXiv id
+/// keeps the slash before its number ("cs/0112017").
+fn separates_words(chars: &[char], i: usize) -> bool {
+    matches!(chars[i], '+' | '/' | '&' | ',')
         && i > 0
         && chars[i - 1].is_alphanumeric()
-        && chars.get(i + 1).is_some_and(|c| c.is_alphanumeric());
-    if !listed {
-        return false;
-    }
-    let bound = |c: &char| c.is_whitespace() || matches!(c, '"' | '(' | ')');
-    let start = chars[..i].iter().rposition(bound).map_or(0, |p| p + 1);
-    let end = chars[i..]
-        .iter()
-        .position(bound)
-        .map_or(chars.len(), |p| i + p);
-    let word = &chars[start..end];
-    // A dot ending a sentence is not an identifier's.
-    let inner = word.strip_suffix(&['.']).unwrap_or(word);
-    let identifier = inner.iter().any(|c| matches!(c, '.' | ':'))
-        || (chars[i] == '/' && chars[i + 1].is_ascii_digit());
-    !identifier
+        && chars
+            .get(i + 1)
+            .is_some_and(|&c| c.is_alphanumeric() && !(chars[i] == '/' && c.is_ascii_digit()))
+}
+
+/// Whether the characters up to the next space may list words (see
+/// `separates_words`): not an identifier, which has a dot or colon inside
+/// (a DOI, "10.5555/fict.7", or a URL; a dot ending a sentence is not one).
+fn lists_words(span: &[char]) -> bool {
+    let inner = span.strip_suffix(&['.']).unwrap_or(span);
+    !inner.iter().any(|c| matches!(c, '.' | ':'))
 }
 
 /// A `-` or `+` starts a term only at the start of a word ("-x", not "a-b").

@@ -197,28 +197,40 @@ impl Import<'_> {
         index_inputs: impl Fn() -> Result<Vec<(String, Vec<u8>)>, Error>,
     ) -> Result<ImportReport, Error> {
         let mut writer = crate::index::open_writer(generation, true)?;
-        let (_, fields) = schema::build_schema();
         let mut report = ImportReport::default();
-        let added = (|| {
-            let batches = index_records(self, input, &writer, &fields, &mut report, bar)?;
-            self.tally(&mut report, batches, cache);
-            if let Some(dir) = cache_dir
-                && report.merged > 0
-            {
-                cache.save(dir)?;
-            }
-            add_catalog(&writer, &fields, self.catalog, cache)?;
-            if let Some(kept) = &self.options.kept {
-                add_kept(&writer, &fields, self.catalog, cache, kept.as_ref(), true)?;
-            }
-            Ok(())
-        })();
-        added.map_err(|e| thread_failure(&mut writer, e))?;
+        self.add_documents(&writer, input, bar, cache, cache_dir, &mut report)
+            .map_err(|e| thread_failure(&mut writer, e))?;
         let inputs = index_inputs()?;
         let print = fingerprint(inputs.iter().map(|(n, b)| (n.as_str(), b.as_slice())));
         commit(writer, &print)?;
         report.elapsed = self.started.elapsed();
         Ok(report)
+    }
+
+    /// The snapshot's records, then the catalog's entries and the kept
+    /// records, added to `writer` (not yet committed).
+    fn add_documents(
+        &self,
+        writer: &tantivy::IndexWriter,
+        input: Box<dyn Read>,
+        bar: &ProgressBar,
+        cache: &mut Cache,
+        cache_dir: Option<&Path>,
+        report: &mut ImportReport,
+    ) -> Result<(), Error> {
+        let (_, fields) = schema::build_schema();
+        let batches = index_records(self, input, writer, &fields, report, bar)?;
+        self.tally(report, batches, cache);
+        if let Some(dir) = cache_dir
+            && report.merged > 0
+        {
+            cache.save(dir)?;
+        }
+        add_catalog(writer, &fields, self.catalog, cache)?;
+        if let Some(kept) = &self.options.kept {
+            add_kept(writer, &fields, self.catalog, cache, kept.as_ref(), true)?;
+        }
+        Ok(())
     }
 
     /// Adds the workers' batches up into `report`, numbering malformed lines

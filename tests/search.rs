@@ -876,6 +876,14 @@ title = "Dorvel: Pretend Zentorix Clone"
 url = "https://example.org/zentorix/dorvel"
 tags = ["pipeline-parallelism"]
 note = "Copies pretend models."
+
+[[entry]]
+id = "snorvak"
+kind = "project"
+title = "Snorvak: Pretend Balancing"
+url = "https://github.com/snorvak-projects/snorvak"
+tags = ["pipeline-parallelism"]
+note = "Balances pretend models."
 "#;
 
 #[test]
@@ -893,6 +901,9 @@ fn a_project_is_found_by_the_account_that_hosts_its_code() {
     search(&fixture, &["--explain", "-n", "1", "zentorix sharding"])
         .success()
         .stdout_has("owner: zentorix");
+    // An account is one name: "snorvak-projects" hosts no work of "projects".
+    assert_eq!(search_ids(&fixture, &["snorvakprojects"]), ["snorvak"]);
+    assert!(search_ids(&fixture, &["projects"]).is_empty());
 }
 
 /// A project known by its name, and two frameworks that say "framework"

@@ -8,7 +8,7 @@ use tantivy::{TantivyDocument, Term};
 use super::analysis::{joined_hyphenated, joined_pairs};
 use super::schema::{Fields, identifier_key, identifier_query};
 use super::seen_words::SeenWords;
-use crate::catalog::{Entry, Vocabulary};
+use crate::catalog::{Entry, Vocabulary, squash};
 use crate::ident;
 use crate::model::metadata::CachedEntry;
 use crate::model::{
@@ -176,8 +176,9 @@ impl Record {
             doc.add_text(fields.id, &self.id);
             doc.add_text(fields.url, &self.url);
             doc.add_text(fields.kind, self.kind.as_str());
+            // Whole, as one word: "alpa-projects" is no work of "projects".
             if let Some(owner) = ident::code_owner(&self.url) {
-                doc.add_text(fields.owner, owner);
+                doc.add_text(fields.owner, squash(owner));
             }
         }
         doc.add_text(fields.title, &self.title);

@@ -109,7 +109,7 @@ impl Default for Boosts {
             abstract_text: 1.0,
             authors: 1.0,
             venue: 1.2,
-            owner: 24.0,
+            owner: 60.0,
             joined: 1.5,
             word_piece: 0.5,
             tag: 4.0,

@@ -47,6 +47,40 @@ fn clean_catalog_prints_a_summary_and_exits_0() {
 }
 
 #[test]
+fn a_tag_no_work_has_is_listed_unless_it_gathers_narrower_tags() {
+    let fixture = Fixture::new();
+    let tags = common::TAGS.replace(
+        "category = \"memory\"\n",
+        "category = \"memory\"\nbroader = [\"memory-limits\"]\n",
+    );
+    fixture.write(
+        "tags.toml",
+        &format!(
+            "{tags}
+[[tag]]
+id = \"memory-limits\"
+label = \"Memory limits\"
+category = \"memory\"
+description = \"Gathers the ways to fit in memory.\"
+aliases = [\"OOM\"]
+deliberate = [\"OOM\"]
+
+[[tag]]
+id = \"zorbling\"
+label = \"Zorbling\"
+category = \"model\"
+description = \"A technique no work has.\"
+"
+        ),
+    );
+    fixture
+        .run(["check"])
+        .success()
+        .stdout_has("4 entries (3 papers, 1 project) in 3 sections, 6 tags")
+        .stdout_has("\n  unused tags: zorbling\n");
+}
+
+#[test]
 fn toml_syntax_error() {
     let run = check_after(|t| t.replace("year = 2019", "year = 2019 ]"));
     reports(

@@ -269,9 +269,12 @@ fn summary(catalog: &Catalog, name: &str, out: &mut dyn Write) -> std::io::Resul
         .flat_map(|e| &e.uses)
         .map(String::as_str)
         .collect();
+    // So is a tag that only gathers narrower ones (a query of its names
+    // finds their works).
     let unused: Vec<&str> = ranked
         .iter()
         .filter(|(t, n)| *n == 0 && !used.contains(t))
+        .filter(|(t, _)| catalog.vocabulary.narrower(t).next().is_none())
         .map(|(t, _)| *t)
         .collect();
     if !unused.is_empty() {

@@ -164,6 +164,14 @@ fn a_name_split_in_two_is_joined_and_said() {
     search(&fixture, &["faster moe"])
         .success()
         .stderr_is("searched for fastermoe (not faster moe)\n");
+    // Misspelt too: the two together are repaired to the name.
+    search(&fixture, &["fastr moe"])
+        .success()
+        .stderr_is("searched for fastermoe (not fastr moe)\n");
+    // Not when one word alone comes close: the other is a word of its own.
+    search(&fixture, &["megatrn 2"])
+        .success()
+        .stderr_is("searched for megatron (not megatrn)\n");
     // Two words the index knows apart stay apart.
     search(&fixture, &["zero bubble"]).success().stderr_is("");
 }

@@ -16,6 +16,10 @@ use crate::index::analysis::{self, terms_with_positions};
 use crate::search::query::Node;
 use crate::search::spell;
 
+/// A misspelt name split in two is sought whole from this many letters:
+/// fewer would find short words in pairs of shorter ones.
+const SPLIT_NAME_MIN_CHARS: usize = 7;
+
 /// A typed word and the word searched instead.
 pub type Correction = (String, String);
 
@@ -103,7 +107,10 @@ impl Speller<'_> {
                 i += len;
                 continue;
             }
-            if let Some(joined) = self.split_word(&texts, i) {
+            if let Some(joined) = self
+                .split_word(&texts, i)
+                .or_else(|| self.split_misspelt_name(&texts, i))
+            {
                 let Node::Word { column, .. } = &words[i] else {
                     unreachable!("split_word joins words only")
                 };
@@ -162,6 +169,31 @@ impl Speller<'_> {
         }
         (self.corrections).push((format!("{first} {second}"), joined.clone()));
         Some(joined)
+    }
+
+    /// A name split in two and misspelt ("fastr moe", "alpa serv"): the two
+    /// at `i`, one of them unknown, written together and repaired to a word
+    /// of the typo dictionary, which then explains both.
+    fn split_misspelt_name(&mut self, texts: &[&str], i: usize) -> Option<String> {
+        let (first, second) = (texts[i], *texts.get(i + 1)?);
+        let plain = |w: &str| !w.is_empty() && w.chars().all(|c| c.is_ascii_alphanumeric());
+        if !plain(first) || !plain(second) || (self.is_known(first) && self.is_known(second)) {
+            return None;
+        }
+        let joined = format!("{first}{second}").to_lowercase();
+        if joined.len() < SPLIT_NAME_MIN_CHARS {
+            return None;
+        }
+        let (searcher, words) = (self.cx.searcher, self.cx.fields.words);
+        let fixed = spell::correct(searcher, &[words], &joined, |_| 0)?;
+        // A repair that one word alone comes close to ("compresion 2" to
+        // compression, "tensor vs" to tensors) leaves the other out.
+        let near = |word: &str| strsim::damerau_levenshtein(&fixed, &word.to_lowercase()) <= 2;
+        if near(first) || near(second) {
+            return None;
+        }
+        (self.corrections).push((format!("{first} {second}"), fixed.clone()));
+        Some(fixed)
     }
 
     /// Whether some field holds every term of the word, or it is not a word

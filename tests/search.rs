@@ -914,6 +914,58 @@ fn a_project_is_found_by_the_account_that_hosts_its_code() {
     assert!(search_ids(&fixture, &["projects"]).is_empty());
 }
 
+/// Two projects whose code one account hosts, about different techniques,
+/// and a library by another maker about the first one's techniques.
+const MAKERS: &str = r#"[section]
+name = "Makers"
+order = 1
+
+[[entry]]
+id = "quarble"
+kind = "project"
+title = "Quarble: Pretend Sharding Library"
+url = "https://github.com/zentorix/quarble"
+tags = ["pipeline-parallelism", "collective-communication"]
+note = "Shards pretend models."
+
+[[entry]]
+id = "flimmet"
+kind = "project"
+title = "Flimmet: Pretend Expert Routing"
+url = "https://github.com/zentorix/flimmet"
+tags = ["mixture-of-experts"]
+note = "Routes pretend tokens."
+
+[[entry]]
+id = "brask"
+kind = "project"
+title = "Brask: Another Pretend Library"
+url = "https://github.com/vorpling/brask"
+tags = ["pipeline-parallelism", "collective-communication"]
+note = "Pipelines pretend models."
+"#;
+
+#[test]
+fn a_query_naming_a_maker_brings_its_other_projects_after_the_first() {
+    let fixture = Fixture::with_files(&[("tags.toml", common::TAGS), ("makers.toml", MAKERS)]);
+    // Brask shares Quarble's techniques and the word "library"; Flimmet
+    // shares only its maker, which is what the query asks for.
+    assert_eq!(
+        search_ids(&fixture, &["zentorix library"]),
+        ["quarble", "flimmet", "brask"]
+    );
+    search(&fixture, &["--explain", "zentorix library"])
+        .success()
+        .stdout_has("feedback: shares maker zentorix with result 1");
+    // Without the maker named, its other project gains nothing.
+    assert_eq!(
+        search_ids(&fixture, &["pretend library"])
+            .last()
+            .map(String::as_str),
+        Some("flimmet")
+    );
+}
+
 /// A project known by its name, and two frameworks that say "framework"
 /// everywhere.
 const FRAMEWORKS: &str = r#"[section]

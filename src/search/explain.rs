@@ -68,6 +68,7 @@ fn said(feedback: &Feedback) -> String {
     tags.extend(marked(&feedback.used, "used"));
     tags.extend(marked(&feedback.predicted, "predicted"));
     tags.extend(feedback.project.iter().map(|p| format!("project {p}")));
+    tags.extend(feedback.maker.iter().map(|m| format!("maker {m}")));
     format!("feedback: shares {} with result 1", tags.join(", "))
 }
 

@@ -19,6 +19,7 @@ use tantivy::{DocAddress, DocId, DocSet, Searcher, TantivyDocument, Term};
 
 use super::compile::Context;
 use super::query::Node;
+use crate::catalog::squash;
 use crate::error::Error;
 use crate::index::exact_query;
 
@@ -40,6 +41,9 @@ pub struct Feedback {
     pub predicted: Vec<String>,
     /// The first result's project, when this one is of it too (or is it).
     pub project: Option<String>,
+    /// The account hosting the first result's code, when the query names it
+    /// and hosts this one's too.
+    pub maker: Option<String>,
 }
 
 /// Whether feedback reorders the results of `root` at `weight`. Not when
@@ -79,6 +83,7 @@ pub fn leads(searcher: &Searcher, top: &[(f32, DocAddress)]) -> Result<bool, Err
 /// predicted `predicted / tag`.
 pub fn rerank(
     cx: &Context<'_>,
+    root: &Node,
     top: &mut [(f32, DocAddress)],
 ) -> Result<Vec<(DocAddress, Feedback)>, Error> {
     let (lead_score, lead) = match top {
@@ -92,6 +97,7 @@ pub fn rerank(
         return Ok(Vec::new());
     }
     let project = project_of(cx, lead)?;
+    let maker = named_maker_of(cx, root, lead)?;
     let mut found: Vec<Feedback> = Vec::with_capacity(top.len());
     for &(_, address) in top.iter() {
         let curated = columns.tags(address)?;
@@ -104,6 +110,9 @@ pub fn rerank(
             used: rest.into_iter().filter(|t| used.contains(t)).collect(),
             predicted: Vec::new(),
             project: (project.as_ref())
+                .filter(|(_, works)| works.contains(&address))
+                .map(|(name, _)| name.clone()),
+            maker: (maker.as_ref())
                 .filter(|(_, works)| works.contains(&address))
                 .map(|(name, _)| name.clone()),
         });
@@ -123,8 +132,11 @@ pub fn rerank(
         let held = feedback.shared.len() as f32
             + used_share * feedback.used.len() as f32
             + predicted_share * feedback.predicted.len() as f32;
-        // The same project counts as much as all of the first's tags.
-        let share = held / lead_tags.len() as f32 + f32::from(u8::from(feedback.project.is_some()));
+        // The same project counts as much as all of the first's tags, and
+        // so does the same maker, named by the query.
+        let share = held / lead_tags.len() as f32
+            + f32::from(u8::from(feedback.project.is_some()))
+            + f32::from(u8::from(feedback.maker.is_some()));
         // Behind the first however much is added, and in their order
         // among those whose gain would pass it (no ties made at a cap).
         let room = (lead_score - *score) * HEADROOM;
@@ -168,6 +180,33 @@ fn project_of(
         .searcher
         .search(&BooleanQuery::new(family), &DocSetCollector)?;
     Ok(Some((project, works)))
+}
+
+/// The account hosting the code of the document at `lead`, when a word of
+/// `root` names it ("Alibaba ..."), and the other works it hosts: the query
+/// asks for that maker's works, which the first one's techniques alone
+/// would leave behind every framework.
+fn named_maker_of(
+    cx: &Context<'_>,
+    root: &Node,
+    lead: DocAddress,
+) -> Result<Option<(String, HashSet<DocAddress>)>, Error> {
+    let doc: TantivyDocument = cx.searcher.doc(lead)?;
+    let Some(owner) = (doc.get_first(cx.fields.url))
+        .and_then(|v| v.as_str())
+        .and_then(crate::ident::code_owner)
+        .map(squash)
+    else {
+        return Ok(None);
+    };
+    let mut named = false;
+    super::intent::wanted_words(root, &mut |word| named |= squash(word) == owner);
+    if !named {
+        return Ok(None);
+    }
+    let hosted = exact_query(cx.fields.owner, &owner);
+    let works = cx.searcher.search(&hosted, &DocSetCollector)?;
+    Ok(Some((owner, works)))
 }
 
 /// To each result's `predicted`, the first result's tags that it has

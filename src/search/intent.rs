@@ -74,7 +74,8 @@ pub fn of(root: &Node) -> Option<Intent> {
     }
 }
 
-fn wanted_words(node: &Node, each: &mut impl FnMut(&str)) {
+/// Each word `node` wants (not those it negates).
+pub(super) fn wanted_words(node: &Node, each: &mut impl FnMut(&str)) {
     match node {
         Node::Word { text, .. } => each(text),
         Node::Phrase { text, .. } => text.split_whitespace().for_each(each),

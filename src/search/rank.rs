@@ -79,7 +79,7 @@ pub fn rank<C: Collector>(
         None => None,
     };
     let feedback = if with_feedback {
-        feedback::rerank(cx, &mut top)?
+        feedback::rerank(cx, &plan.root, &mut top)?
     } else {
         Vec::new()
     };

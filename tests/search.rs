@@ -1161,6 +1161,64 @@ fn a_technique_told_in_other_words_finds_its_tagged_works() {
 }
 
 #[test]
+fn a_technique_told_in_other_words_may_share_a_word_with_a_technique_typed() {
+    let tags = format!(
+        "{}
+[[tag]]
+id = \"plan-search\"
+label = \"Plan search\"
+category = \"parallelism\"
+description = \"Search for a plan.\"
+aliases = [\"choosing the parallelism\"]
+",
+        common::TAGS
+    );
+    let works = r#"[section]
+name = "Plans"
+order = 1
+
+[[entry]]
+id = "plannix-2021"
+kind = "paper"
+title = "Plannix: Pretend Planner"
+url = "https://example.org/p1"
+year = 2021
+tags = ["plan-search"]
+note = "Plans pretend things."
+
+[[entry]]
+id = "stagger-2022"
+kind = "paper"
+title = "Stagger: Pretend Pipelines"
+url = "https://example.org/p2"
+year = 2022
+tags = ["pipeline-parallelism"]
+note = "Stages pretend models."
+"#;
+    let fixture = Fixture::with_files(&[("tags.toml", &tags), ("plans.toml", works)]);
+    // "parallelism" is in the technique typed; "choose" is the query's own.
+    let run = search(
+        &fixture,
+        &["--json", "--explain", "choose pipeline parallelism"],
+    )
+    .success();
+    let planner = run
+        .json_lines()
+        .into_iter()
+        .find(|h| h["id"] == "plannix-2021")
+        .expect("the planner is found");
+    assert!(
+        (planner["explanation"].as_str().unwrap())
+            .contains("tagged plan-search (\"choosing the parallelism\" in other words)")
+    );
+    // Every word inside the technique typed: nothing told in other words.
+    assert_eq!(
+        search_ids(&fixture, &["pipeline parallelism"]),
+        ["stagger-2022"]
+    );
+}
+
+#[test]
 fn a_query_that_is_a_works_name_finds_that_work_first() {
     let files = r#"[section]
 name = "Frobnication"
@@ -1302,8 +1360,12 @@ note = "Small things, split."
         quux["explanation"].as_str().unwrap().to_string()
     };
     assert!(quux_explained("zint and blorp sharding").contains("tagged zint-sharding"));
-    // Without the connector, "zint" is a word of its own, found in tag labels.
-    assert!(!quux_explained("zint blorp sharding").contains("tagged zint-sharding"));
+    // Without the connector, "zint" is a word of its own: zint sharding is
+    // only told in other words, which weighs less than the name typed.
+    assert!(
+        quux_explained("zint blorp sharding")
+            .contains("tagged zint-sharding (\"Zint sharding\" in other words)")
+    );
 }
 
 #[test]

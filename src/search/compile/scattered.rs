@@ -25,16 +25,28 @@ const MAX_SUFFIX: usize = 3;
 
 impl Compilation<'_> {
     /// Tags whose name has all its content words among `words` (by stem,
-    /// in any order), other than the tags already named in the query.
-    pub(super) fn scattered(&mut self, words: &[&str], clauses: &mut Vec<(Occur, Q)>) {
-        if self.mode == Mode::Phrases || words.len() < MIN_WORDS {
+    /// in any order), one of them at least among `loose` (the words outside
+    /// the technique names typed: "choose data, tensor or pipeline
+    /// parallelism" holds "choosing the parallelism"), other than the tags
+    /// already named in the query.
+    pub(super) fn scattered(
+        &mut self,
+        words: &[&str],
+        loose: &[&str],
+        clauses: &mut Vec<(Occur, Q)>,
+    ) {
+        if self.mode == Mode::Phrases || loose.is_empty() || words.len() < MIN_WORDS {
             return;
         }
         let (content, english) = (&mut self.content, &mut self.english);
-        let typed: Vec<String> = (words.iter().enumerate())
-            .filter(|&(i, _)| !(i > 0 && is_size(words[i - 1]) && is_parameters(words[i])))
-            .flat_map(|(_, w)| content_stems(content, english, &without_size(w)))
-            .collect();
+        let mut stems_of = |words: &[&str]| -> Vec<String> {
+            (words.iter().enumerate())
+                .filter(|&(i, _)| !(i > 0 && is_size(words[i - 1]) && is_parameters(words[i])))
+                .flat_map(|(_, w)| content_stems(content, english, &without_size(w)))
+                .collect()
+        };
+        let typed = stems_of(words);
+        let typed_loose = stems_of(loose);
         let named: HashSet<String> = self.expansions.iter().map(|e| e.tag.clone()).collect();
         let cx = self.cx;
         let vocabulary = cx.synonyms.vocabulary();
@@ -57,6 +69,9 @@ impl Compilation<'_> {
             let Some((name, _)) = tag.names().zip(names).find(|(_, needed)| {
                 needed.len() >= MIN_WORDS
                     && needed.iter().all(|n| typed.iter().any(|t| same_word(t, n)))
+                    && needed
+                        .iter()
+                        .any(|n| typed_loose.iter().any(|t| same_word(t, n)))
             }) else {
                 continue;
             };

@@ -98,7 +98,7 @@ impl Compilation<'_> {
             loose.push(word);
         }
         self.pairs(&plain, clauses);
-        self.scattered(&loose, clauses);
+        self.scattered(run, &loose, clauses);
     }
 
     /// A quoted phrase: a technique's name, or words sought side by side

@@ -1305,6 +1305,15 @@ note = "Zints, cached."
         search_ids(&fixture, &["blorp scheduling"]),
         ["blorp-order-2024"]
     );
+    // Told in other words ("pipeline bubble"), the broad technique finds
+    // its narrower kinds' works too.
+    let run = search(&fixture, &["--json", "--explain", "bubbles in my pipeline"]).success();
+    let hits = run.json_lines();
+    let ids: Vec<&str> = hits.iter().map(|h| h["id"].as_str().unwrap()).collect();
+    assert_eq!(ids, ["frob-pipe-2023", "blorp-order-2024"]);
+    assert!(hits[1]["explanation"].as_str().unwrap().contains(
+        "tagged blorp-scheduling (a kind of pipeline-parallelism, \"pipeline bubble\" in other words)"
+    ));
 }
 
 #[test]

@@ -83,17 +83,24 @@ impl Compilation<'_> {
     fn scattered_clauses(&mut self, tag: &Tag, name: &str) -> Vec<Q> {
         self.scoring = true;
         let (f, b) = (self.cx.fields, self.cx.boosts);
-        [
+        let aside = format!(" (\"{name}\" in other words)");
+        let mut clauses: Vec<Q> = [
             (f.tags, b.tag, "tagged"),
             (f.uses, b.uses, "uses"),
             (f.predicted, b.predicted, "predicted tag"),
         ]
         .into_iter()
         .map(|(field, weight, what)| {
-            let aside = format!(" (\"{name}\" in other words)");
             self.tagged(field, &tag.id, weight * b.scattered, what, &aside)
         })
-        .collect()
+        .collect();
+        // Its narrower kinds too, a little less, as for the name typed.
+        for narrower in self.cx.synonyms.vocabulary().narrower(&tag.id) {
+            let aside = format!(" (a kind of {}, \"{name}\" in other words)", tag.id);
+            let weight = b.tag * b.narrower * b.scattered;
+            clauses.push(self.tagged(f.tags, &narrower.id, weight, "tagged", &aside));
+        }
+        clauses
     }
 }
 

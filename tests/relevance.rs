@@ -37,7 +37,7 @@ const THIRD_FLOOR: f64 = 0.86;
 /// The same format: the fourth blind set.
 const FOURTH: &str = include_str!("fixtures/relevance-fourth.txt");
 
-/// The fourth set's graded nDCG@10 may not fall below this (0.933 now;
+/// The fourth set's graded nDCG@10 may not fall below this (0.938 now;
 /// 0.884 before it was tuned on).
 const FOURTH_FLOOR: f64 = 0.89;
 
@@ -51,42 +51,42 @@ const FIFTH_FLOOR: f64 = 0.89;
 /// The same format: the sixth blind set.
 const SIXTH: &str = include_str!("fixtures/relevance-sixth.txt");
 
-/// The sixth set's graded nDCG@10 may not fall below this (0.940 now;
+/// The sixth set's graded nDCG@10 may not fall below this (0.945 now;
 /// 0.903 before it was tuned on).
 const SIXTH_FLOOR: f64 = 0.89;
 
 /// The same format: the seventh blind set.
 const SEVENTH: &str = include_str!("fixtures/relevance-seventh.txt");
 
-/// The seventh set's graded nDCG@10 may not fall below this (0.918 now;
+/// The seventh set's graded nDCG@10 may not fall below this (0.921 now;
 /// 0.896 before it was tuned on).
 const SEVENTH_FLOOR: f64 = 0.87;
 
 /// The same format: the eighth blind set.
 const EIGHTH: &str = include_str!("fixtures/relevance-eighth.txt");
 
-/// The eighth set's graded nDCG@10 may not fall below this (0.933 now;
+/// The eighth set's graded nDCG@10 may not fall below this (0.935 now;
 /// 0.913 before it was tuned on).
 const EIGHTH_FLOOR: f64 = 0.89;
 
 /// The same format: the ninth blind set.
 const NINTH: &str = include_str!("fixtures/relevance-ninth.txt");
 
-/// The ninth set's graded nDCG@10 may not fall below this (0.916 now;
+/// The ninth set's graded nDCG@10 may not fall below this (0.920 now;
 /// 0.900 before it was tuned on).
 const NINTH_FLOOR: f64 = 0.87;
 
 /// The same format: the tenth blind set.
 const TENTH: &str = include_str!("fixtures/relevance-tenth.txt");
 
-/// The tenth set's graded nDCG@10 may not fall below this (0.930 now;
+/// The tenth set's graded nDCG@10 may not fall below this (0.934 now;
 /// 0.916 before it was tuned on).
 const TENTH_FLOOR: f64 = 0.88;
 
 /// The same format: the eleventh blind set.
 const ELEVENTH: &str = include_str!("fixtures/relevance-eleventh.txt");
 
-/// The eleventh set's graded nDCG@10 may not fall below this (0.950 now;
+/// The eleventh set's graded nDCG@10 may not fall below this (0.953 now;
 /// 0.924 before it was tuned on).
 const ELEVENTH_FLOOR: f64 = 0.91;
 
@@ -100,14 +100,14 @@ const TWELFTH_FLOOR: f64 = 0.91;
 /// The same format: the thirteenth blind set.
 const THIRTEENTH: &str = include_str!("fixtures/relevance-thirteenth.txt");
 
-/// The thirteenth set's graded nDCG@10 may not fall below this (0.941 now;
+/// The thirteenth set's graded nDCG@10 may not fall below this (0.944 now;
 /// 0.925 before it was tuned on).
 const THIRTEENTH_FLOOR: f64 = 0.91;
 
 /// The same format: the fourteenth blind set.
 const FOURTEENTH: &str = include_str!("fixtures/relevance-fourteenth.txt");
 
-/// The fourteenth set's graded nDCG@10 may not fall below this (0.924 now;
+/// The fourteenth set's graded nDCG@10 may not fall below this (0.929 now;
 /// 0.915 before it was tuned on).
 const FOURTEENTH_FLOOR: f64 = 0.90;
 

@@ -171,7 +171,7 @@ impl Speller<'_> {
         Some(joined)
     }
 
-    /// A name split in two and misspelt ("fastr moe", "alpa serv"): the two
+    /// A name split in two and misspelt ("fastr moe"): the two
     /// at `i`, one of them unknown, written together and repaired to a word
     /// of the typo dictionary, which then explains both.
     fn split_misspelt_name(&mut self, texts: &[&str], i: usize) -> Option<String> {

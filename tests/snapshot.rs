@@ -789,6 +789,24 @@ fn large() -> &'static Fixture {
 }
 
 #[test]
+fn a_catalog_entrys_tag_counts_on_a_large_index_as_in_the_catalog_alone() {
+    // 24,000 imported titles say "pipeline" too, with predicted tags; the
+    // entry tagged with the technique still comes first. Over every
+    // document, its tag would score next to nothing.
+    let run = (large().cmd())
+        .args(["search", "--json", "--explain", "pipeline parallelism"])
+        .run();
+    let first = run.json_lines().remove(0);
+    assert_eq!(first["id"], "bubbles-2015");
+    let explanation = first["explanation"].as_str().unwrap();
+    let tagged = (explanation.lines())
+        .find(|l| l.contains("tagged pipeline-parallelism"))
+        .expect("the tag scored");
+    let score: f64 = tagged.split_whitespace().next().unwrap().parse().unwrap();
+    assert!(score > 1.0, "{tagged}");
+}
+
+#[test]
 fn large_indexes_rank_candidates_as_exhaustive_search_does() {
     let fixture = large();
     for query in [

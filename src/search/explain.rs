@@ -3,13 +3,14 @@
 //! `labelled.rs`), largest first; `--explain=raw` prints tantivy's whole
 //! tree instead.
 
+use tantivy::DocAddress;
 use tantivy::query::Query;
-use tantivy::{DocAddress, Searcher};
 
 use super::feedback::Feedback;
 use super::intent::Intent;
 use super::labelled::MARK;
 use super::scaled::SCALE_MARK;
+use super::statistics::Statistics;
 use crate::error::Error;
 
 /// How `--explain` shows a score.
@@ -35,13 +36,13 @@ pub struct Adjusted<'a> {
 
 pub fn explain(
     query: &dyn Query,
-    searcher: &Searcher,
+    statistics: &Statistics,
     address: DocAddress,
     adjusted: Adjusted<'_>,
     style: ExplainStyle,
 ) -> Result<String, Error> {
     let Adjusted { intent, feedback } = adjusted;
-    let explanation = query.explain(searcher, address)?;
+    let explanation = statistics.explain(query, address)?;
     let json: serde_json::Value =
         serde_json::from_str(&explanation.to_pretty_json()).unwrap_or_default();
     let mut out = String::new();

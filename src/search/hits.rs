@@ -56,7 +56,7 @@ pub fn build(
                     intent: scaled(address),
                     feedback: given(address),
                 };
-                hit.explanation = Some(explain(query, cx.searcher, address, adjusted, style)?);
+                hit.explanation = Some(explain(query, cx.statistics, address, adjusted, style)?);
             }
             Ok(hit)
         })

@@ -20,6 +20,7 @@ mod seek_union;
 mod similar;
 mod snippets;
 mod spell;
+mod statistics;
 pub mod synonyms;
 mod two_phase;
 
@@ -135,8 +136,10 @@ fn search_then<C: tantivy::collector::Collector>(
     let fields = Fields::from_schema(&open.index.schema())?;
     let synonyms = Synonyms::new(&catalog.vocabulary);
     let lookups = catalog.lookups();
+    let statistics = statistics::Statistics::new(&searcher, &fields)?;
     let cx = Context {
         searcher: &searcher,
+        statistics: &statistics,
         fields: &fields,
         synonyms: &synonyms,
         sections: &lookups.sections,

@@ -113,7 +113,7 @@ fn top_docs_and<C: Collector>(
     if walks_every_match {
         // Without `also` too, so that a search ranks alike with or without.
         let collector = (TopDocs::with_limit(n).order_by_score(), also);
-        let (top, fruit) = cx.searcher.search(exact, &collector)?;
+        let (top, fruit) = cx.statistics.search(exact, &collector)?;
         return Ok((rescored(cx, plan, top)?, Ranking::Exhaustive, fruit));
     }
     let Some(also) = also else {
@@ -157,10 +157,10 @@ fn top_docs(
                 rank: &*parts.rank.query,
                 exact,
             };
-            two_phase::top_docs(searcher, &parts, n)
+            two_phase::top_docs(cx.statistics, &parts, n)
         }
         _ => {
-            let top = searcher.search(exact, &TopDocs::with_limit(n).order_by_score())?;
+            let top = (cx.statistics).search(exact, &TopDocs::with_limit(n).order_by_score())?;
             Ok((rescored(cx, plan, top)?, Ranking::Exhaustive))
         }
     }
@@ -174,7 +174,7 @@ fn rescored(
     top: Vec<(f32, DocAddress)>,
 ) -> Result<Vec<(f32, DocAddress)>, Error> {
     match &plan.parts {
-        Some(parts) => two_phase::rescore(cx.searcher, &*parts.rank.query, top),
+        Some(parts) => two_phase::rescore(cx.statistics, &*parts.rank.query, top),
         None => Ok(top),
     }
 }

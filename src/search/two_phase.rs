@@ -19,6 +19,7 @@ use tantivy::query::{
 };
 use tantivy::{DocAddress, DocId, DocSet, Score, Searcher, SegmentReader, TERMINATED};
 
+use super::statistics::Statistics;
 use crate::error::Error;
 
 /// Candidates asked of each part, per result asked for, and at least this
@@ -69,42 +70,42 @@ impl std::fmt::Display for Ranking {
 /// The best `limit` documents for the exact query, as an exhaustive search
 /// ranks them.
 pub fn top_docs(
-    searcher: &Searcher,
+    stats: &Statistics,
     parts: &Parts<'_>,
     limit: usize,
 ) -> Result<(Vec<(Score, DocAddress)>, Ranking), Error> {
     let most = (limit * CANDIDATES_PER_RESULT).max(MIN_CANDIDATES);
-    let phrases = best(searcher, parts.phrases, most)?;
+    let phrases = best(stats, parts.phrases, most)?;
     let mut count = 0;
     for wanted in [limit * FIRST_TERM_CANDIDATES_PER_RESULT, most] {
-        let terms = best(searcher, parts.terms, wanted)?;
+        let terms = best(stats, parts.terms, wanted)?;
         let bound = terms.bound + phrases.bound;
         let candidates = terms.found.iter().chain(&phrases.found).copied();
         count = terms.found.len() + phrases.found.len();
-        let top = rank_among(searcher, parts.rank, candidates, limit)?;
+        let top = rank_among(stats, parts.rank, candidates, limit)?;
         if bound == 0.0 || (top.len() == limit && top[limit - 1].0 > bound) {
             return Ok((top, Ranking::Candidates(count)));
         }
     }
-    let top = searcher.search(parts.exact, &TopDocs::with_limit(limit).order_by_score())?;
-    Ok((
-        rescore(searcher, parts.rank, top)?,
-        Ranking::Unproven(count),
-    ))
+    let top = stats.search(parts.exact, &TopDocs::with_limit(limit).order_by_score())?;
+    Ok((rescore(stats, parts.rank, top)?, Ranking::Unproven(count)))
 }
 
 /// The best `limit` of `candidates` under `rank`, a query compiled to seek.
 fn rank_among(
-    searcher: &Searcher,
+    stats: &Statistics,
     rank: &dyn Query,
     candidates: impl Iterator<Item = DocAddress>,
     limit: usize,
 ) -> Result<Vec<(Score, DocAddress)>, Error> {
     let ranked = BooleanQuery::new(vec![
         (Occur::Must, rank.box_clone()),
-        (Occur::Must, Box::new(Among::new(searcher, candidates))),
+        (
+            Occur::Must,
+            Box::new(Among::new(stats.searcher(), candidates)),
+        ),
     ]);
-    Ok(searcher.search(&ranked, &TopDocs::with_limit(limit).order_by_score())?)
+    Ok(stats.search(&ranked, &TopDocs::with_limit(limit).order_by_score())?)
 }
 
 /// The same documents, scored as ranking candidates scores them. Scores are
@@ -114,14 +115,14 @@ fn rank_among(
 /// last bit, with how the index's segments were cut, and swap two
 /// near-equal results. Scored alike, both rankings order alike.
 pub fn rescore(
-    searcher: &Searcher,
+    stats: &Statistics,
     rank: &dyn Query,
     top: Vec<(Score, DocAddress)>,
 ) -> Result<Vec<(Score, DocAddress)>, Error> {
     if top.is_empty() {
         return Ok(top);
     }
-    let rescored = rank_among(searcher, rank, top.iter().map(|(_, a)| *a), top.len())?;
+    let rescored = rank_among(stats, rank, top.iter().map(|(_, a)| *a), top.len())?;
     // Never lose a result: the two forms match the same documents.
     Ok(if rescored.len() == top.len() {
         rescored
@@ -136,8 +137,8 @@ struct Best {
     bound: Score,
 }
 
-fn best(searcher: &Searcher, part: &dyn Query, wanted: usize) -> Result<Best, Error> {
-    let found = searcher.search(part, &TopDocs::with_limit(wanted).order_by_score())?;
+fn best(stats: &Statistics, part: &dyn Query, wanted: usize) -> Result<Best, Error> {
+    let found = stats.search(part, &TopDocs::with_limit(wanted).order_by_score())?;
     // A part that found fewer than asked found every document it matches.
     let bound = match found.last() {
         Some((score, _)) if found.len() == wanted => *score,

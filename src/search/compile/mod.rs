@@ -34,6 +34,8 @@ type Q = Box<dyn Query>;
 /// What a compilation reads: the index, the vocabulary and the weights.
 pub struct Context<'a> {
     pub searcher: &'a Searcher,
+    /// What scores (see `statistics`): every scored search goes through it.
+    pub statistics: &'a crate::search::statistics::Statistics,
     pub fields: &'a Fields,
     pub synonyms: &'a Synonyms<'a>,
     pub sections: &'a [String],

@@ -77,8 +77,10 @@ fn with_context(f: &Fixture, check: impl FnOnce(&Context<'_>, &Searcher)) {
     let members = f.catalog.project_members();
     let initials = f.catalog.title_initials();
     let named_sections = f.catalog.named_sections();
+    let statistics = crate::search::statistics::Statistics::new(&searcher, &f.fields).unwrap();
     let cx = Context {
         searcher: &searcher,
+        statistics: &statistics,
         fields: &f.fields,
         synonyms: &synonyms,
         sections: &sections,

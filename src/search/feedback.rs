@@ -96,8 +96,10 @@ pub fn rerank(
     if lead_tags.is_empty() {
         return Ok(Vec::new());
     }
-    let project = project_of(cx, lead)?;
-    let maker = named_maker_of(cx, root, lead)?;
+    // Read once: both the project and the maker are found from it.
+    let lead_doc: TantivyDocument = cx.searcher.doc(lead)?;
+    let project = project_of(cx, &lead_doc)?;
+    let maker = named_maker_of(cx, root, &lead_doc)?;
     let mut found: Vec<Feedback> = Vec::with_capacity(top.len());
     for &(_, address) in top.iter() {
         let curated = columns.tags(address)?;
@@ -152,14 +154,13 @@ pub fn rerank(
     Ok(given)
 }
 
-/// The project of the document at `lead` (its `project`, or its own id
+/// The project of the first result `doc` (its `project`, or its own id
 /// when works name it theirs), and where that project's works are: the
-/// project's entry and its members, all but `lead`.
+/// project's entry and its members, all but `doc`.
 fn project_of(
     cx: &Context<'_>,
-    lead: DocAddress,
+    doc: &TantivyDocument,
 ) -> Result<Option<(String, HashSet<DocAddress>)>, Error> {
-    let doc: TantivyDocument = cx.searcher.doc(lead)?;
     let Some(id) = doc.get_first(cx.fields.id).and_then(|v| v.as_str()) else {
         return Ok(None);
     };
@@ -182,16 +183,15 @@ fn project_of(
     Ok(Some((project, works)))
 }
 
-/// The account hosting the code of the document at `lead`, when a word of
+/// The account hosting the code of the first result `doc`, when a word of
 /// `root` names it ("Alibaba ..."), and the other works it hosts: the query
 /// asks for that maker's works, which the first one's techniques alone
 /// would leave behind every framework.
 fn named_maker_of(
     cx: &Context<'_>,
     root: &Node,
-    lead: DocAddress,
+    doc: &TantivyDocument,
 ) -> Result<Option<(String, HashSet<DocAddress>)>, Error> {
-    let doc: TantivyDocument = cx.searcher.doc(lead)?;
     let Some(owner) = (doc.get_first(cx.fields.url))
         .and_then(|v| v.as_str())
         .and_then(crate::ident::code_owner)

@@ -27,6 +27,43 @@ tags = ["pipeline-parallelism"]
 note = "Fictional."
 "#;
 
+/// Beside the first entry, the large fixture's catalog has two of another
+/// technique whose notes share their words, and one of a third.
+const LARGE_CATALOG_MORE: &str = r#"
+[[entry]]
+id = "phantom-2016"
+kind = "paper"
+title = "Hypothetical Memory Budgets"
+url = "https://example.org/phantom"
+authors = ["Zed Fable"]
+venue = "FICT"
+year = 2016
+tags = ["activation-recomputation"]
+note = "Rematerializes phantom layers on invented schedules."
+
+[[entry]]
+id = "budgets-2017"
+kind = "paper"
+title = "Invented Rematerialization Plans"
+url = "https://example.org/budgets"
+authors = ["Zed Fable"]
+venue = "FICT"
+year = 2017
+tags = ["activation-recomputation"]
+note = "Invented schedules that rematerialize phantom layers."
+
+[[entry]]
+id = "rings-2018"
+kind = "paper"
+title = "Pretend Ring Exchanges"
+url = "https://example.org/rings"
+authors = ["Zed Fable"]
+venue = "FICT"
+year = 2018
+tags = ["collective-communication"]
+note = "Made up."
+"#;
+
 fn line(id: &str, title: &str, categories: &str, created: &str, summary: &str) -> String {
     json!({
         "id": id, "submitter": "Ada Example", "authors": "Ada Example, Bob Placeholder",
@@ -778,8 +815,9 @@ fn large() -> &'static Fixture {
         let parent = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("snapshot-large");
         let _ = std::fs::remove_dir_all(&parent);
         std::fs::create_dir_all(&parent).unwrap();
+        let catalog = format!("{CATALOG}{LARGE_CATALOG_MORE}");
         let fixture =
-            Fixture::with_files_in(&parent, &[("tags.toml", TAGS), ("papers.toml", CATALOG)]);
+            Fixture::with_files_in(&parent, &[("tags.toml", TAGS), ("papers.toml", &catalog)]);
         std::fs::write(fixture.dir.path().join("large.jsonl"), large_snapshot()).unwrap();
         fixture
             .run(["import", "--arxiv-snapshot", "large.jsonl"])
@@ -804,6 +842,19 @@ fn a_catalog_entrys_tag_counts_on_a_large_index_as_in_the_catalog_alone() {
         .expect("the tag scored");
     let score: f64 = tagged.split_whitespace().next().unwrap().parse().unwrap();
     assert!(score > 1.0, "{tagged}");
+}
+
+#[test]
+fn similar_works_on_a_large_index_are_found_by_their_notes_and_tags() {
+    // The two entries' notes say the same; thousands of imported titles say
+    // "memory" too. Over every document, a note looked as long as nothing
+    // and its words scored next to nothing, so imported records came first.
+    let ids: Vec<String> = (large().run(["similar", "--json", "-n", "3", "phantom-2016"]))
+        .json_lines()
+        .iter()
+        .map(|hit| hit["id"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(ids[0], "budgets-2017", "{ids:?}");
 }
 
 #[test]

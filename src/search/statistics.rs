@@ -99,6 +99,13 @@ impl Bm25StatisticsProvider for Statistics {
     }
 }
 
+/// BM25's inverse document frequency of a term found in `found` of `docs`
+/// documents.
+pub fn idf(found: u64, docs: u64) -> f32 {
+    let (n, all) = (found as f64, docs as f64);
+    (1.0 + (all - n + 0.5) / (n + 0.5)).ln() as f32
+}
+
 /// The document frequency among `all` documents that gives a term found in
 /// `found` of `catalog` documents the inverse document frequency it has
 /// among the catalog alone: BM25's idf is ln(1 + (N - n + 0.5) / (n + 0.5)),
@@ -111,18 +118,14 @@ fn equivalent_doc_freq(found: u64, catalog: u64, all: u64) -> u64 {
 
 #[cfg(test)]
 mod tests {
-    use super::equivalent_doc_freq;
-
-    fn idf(n: f64, all: f64) -> f64 {
-        (1.0 + (all - n + 0.5) / (n + 0.5)).ln()
-    }
+    use super::{equivalent_doc_freq, idf};
 
     #[test]
     fn a_terms_idf_among_all_documents_is_its_idf_among_the_catalog() {
         let all = 1_000_094;
         for (found, catalog) in [(1, 1), (1, 94), (34, 94), (94, 94)] {
-            let n = equivalent_doc_freq(found, catalog, all) as f64;
-            let (wanted, got) = (idf(found as f64, catalog as f64), idf(n, all as f64));
+            let n = equivalent_doc_freq(found, catalog, all);
+            let (wanted, got) = (idf(found, catalog), idf(n, all));
             assert!(
                 (wanted - got).abs() < 1e-3,
                 "{found}/{catalog}: {wanted} vs {got}"

@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{BIN, Fixture, Run, search_ids};
+use common::{BIN, Fixture, Run, TAGS, search_ids};
 
 fn search(fixture: &Fixture, args: &[&str]) -> Run {
     fixture.cmd().arg("search").args(args).run()
@@ -2059,4 +2059,54 @@ fn a_query_that_asks_about_training_ranks_serving_works_lower_and_one_about_serv
     search(&fixture, &["--explain", "-n", "3", &training.join(" ")])
         .success()
         .stdout_has("×0.40 a serving work, and the query asks about training");
+}
+
+/// A system's paper and its code, which say the same.
+const PAPER_AND_CODE: &str = r#"[section]
+name = "Sharding"
+order = 1
+
+[[entry]]
+id = "glorpshard-2022"
+kind = "paper"
+title = "Glorpshard"
+url = "https://example.org/glorpshard-paper"
+year = 2022
+tags = ["pipeline-parallelism"]
+note = "Shards pretend model states across ranks."
+
+[[entry]]
+id = "glorpshard"
+kind = "project"
+title = "Glorpshard"
+url = "https://github.com/example-org/glorpshard"
+tags = ["pipeline-parallelism"]
+note = "Shards pretend model states across ranks."
+"#;
+
+#[test]
+fn a_query_that_asks_for_code_ranks_the_project_above_its_paper() {
+    let fixture = Fixture::with_files(&[("tags.toml", TAGS), ("works.toml", PAPER_AND_CODE)]);
+    // Tied on words, the paper (dated) comes first.
+    let words = ["glorpshard-2022", "glorpshard"];
+    assert_eq!(search_ids(&fixture, &["pretend model states"]), words);
+    for code in [
+        "pretend model states library",
+        "open source pretend model states",
+        "open-source framework for pretend model states",
+    ] {
+        assert_eq!(
+            search_ids(&fixture, &[code]),
+            ["glorpshard", "glorpshard-2022"],
+            "{code}"
+        );
+    }
+    // A negated code word asks for none.
+    assert_eq!(
+        search_ids(&fixture, &["pretend model states -library"]),
+        words
+    );
+    search(&fixture, &["--explain", "pretend model states library"])
+        .success()
+        .stdout_has("×1.30 a project, and the query asks for code");
 }

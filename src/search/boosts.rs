@@ -73,6 +73,9 @@ pub struct Boosts {
     /// A query that asks about serving: a serving work's score times 1 +
     /// this.
     pub serving_asked: f32,
+    /// A query that asks for code ("library", "open-source framework"): a
+    /// project's score times 1 + this (see `intent.rs`).
+    pub code_asked: f32,
     /// The same for a venue typed as a word.
     pub venue_word: f32,
     pub venue_scale: f32,
@@ -127,6 +130,7 @@ impl Default for Boosts {
             year_near_scale: 0.5,
             training_asked: -0.6,
             serving_asked: 0.5,
+            code_asked: 0.3,
             venue_word: 2.0,
             venue_scale: 2.0,
             author_word: 2.0,

@@ -25,12 +25,12 @@ pub enum ExplainStyle {
 /// Clauses shown before the rest are summed up in one line.
 const SHOWN: usize = 8;
 
-/// What changed a result's score after the query scored it: the factor of
-/// the side the query asks about (training or serving), then what feedback
-/// from the first result added.
-#[derive(Clone, Copy, Default)]
+/// What changed a result's score after the query scored it: the factors of
+/// what the query asks about (training or serving, code), then what
+/// feedback from the first result added.
+#[derive(Clone, Default)]
 pub struct Adjusted<'a> {
-    pub intent: Option<(Intent, f32)>,
+    pub intents: Vec<(Intent, f32)>,
     pub feedback: Option<&'a Feedback>,
 }
 
@@ -41,7 +41,6 @@ pub fn explain(
     adjusted: Adjusted<'_>,
     style: ExplainStyle,
 ) -> Result<String, Error> {
-    let Adjusted { intent, feedback } = adjusted;
     let explanation = statistics.explain(query, address)?;
     let json: serde_json::Value =
         serde_json::from_str(&explanation.to_pretty_json()).unwrap_or_default();
@@ -49,10 +48,10 @@ pub fn explain(
     match style {
         ExplainStyle::Raw => {
             render_tree(&json, 0, &mut out);
-            if let Some((intent, factor)) = intent {
+            for (intent, factor) in &adjusted.intents {
                 out.push_str(&format!("×{factor:.2} {}\n", intent.reason()));
             }
-            if let Some(feedback) = feedback {
+            if let Some(feedback) = adjusted.feedback {
                 out.push_str(&format!("+{:.3} {}\n", feedback.bonus, said(feedback)));
             }
         }
@@ -93,13 +92,13 @@ fn children(node: &serde_json::Value) -> &[serde_json::Value] {
 
 /// The score, then each outermost labelled clause that scored.
 fn render_clauses(root: &serde_json::Value, adjusted: Adjusted<'_>, out: &mut String) {
-    let Adjusted { intent, feedback } = adjusted;
+    let Adjusted { intents, feedback } = adjusted;
     let mut clauses = Vec::new();
     let mut factors = Vec::new();
     collect_labelled(root, &mut clauses, &mut factors);
     clauses.sort_by(|a, b| b.0.total_cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
     let bonus = feedback.map_or(0.0, |f| f64::from(f.bonus));
-    let factor = intent.map_or(1.0, |(_, f)| f64::from(f));
+    let factor: f64 = intents.iter().map(|(_, f)| f64::from(*f)).product();
     out.push_str(&format!(
         "{:.3} score, from:\n",
         value(root) * factor + bonus
@@ -117,7 +116,7 @@ fn render_clauses(root: &serde_json::Value, adjusted: Adjusted<'_>, out: &mut St
     for factor in factors {
         out.push_str(&format!("  {factor}\n"));
     }
-    if let Some((intent, factor)) = intent {
+    for (intent, factor) in intents {
         out.push_str(&format!("  ×{factor:.2} {}\n", intent.reason()));
     }
     // Added to the whole, after the factors.

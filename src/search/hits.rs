@@ -44,16 +44,17 @@ pub fn build(
             .map(|(_, f)| f)
     };
     let scaled = |address: DocAddress| {
-        (ranked.intent.as_ref())
+        (ranked.intents.iter())
             .filter(|(_, works)| works.contains(&address))
             .map(|(intent, _)| (*intent, intent::factor(cx, *intent)))
+            .collect()
     };
     let mut hits: Vec<Hit> = hits
         .into_iter()
         .map(|(mut hit, address)| {
             if let Some(style) = request.explain {
                 let adjusted = Adjusted {
-                    intent: scaled(address),
+                    intents: scaled(address),
                     feedback: given(address),
                 };
                 hit.explanation = Some(explain(query, cx.statistics, address, adjusted, style)?);

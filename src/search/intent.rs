@@ -7,6 +7,10 @@
 //! about (`tags`, not `uses`) or predicted. Each result of the pool that
 //! feedback reorders (see `rank.rs`) is scaled by the weight of
 //! `Boosts::training_asked` or `Boosts::serving_asked`.
+//!
+//! A query may also ask for code ("library", "open-source framework"):
+//! then the catalog's projects are scaled by `Boosts::code_asked`, since
+//! the papers that describe a system share its words and are many more.
 
 use tantivy::schema::{Field, IndexRecordOption};
 use tantivy::{DocAddress, DocSet, Term};
@@ -30,6 +34,25 @@ const TRAINING: &[&str] = &[
     "pretraining",
 ];
 
+/// Words that ask for code rather than a paper, hyphens dropped; "open
+/// source" as two words too.
+const CODE: &[&str] = &[
+    "library",
+    "libraries",
+    "framework",
+    "frameworks",
+    "toolkit",
+    "opensource",
+    "codebase",
+    "repo",
+    "repository",
+    "github",
+    "package",
+];
+
+/// The kind of work a query asking for code wants.
+const CODE_KIND: &str = "project";
+
 /// Words that ask about serving.
 const SERVING: &[&str] = &[
     "inference",
@@ -46,6 +69,7 @@ const SERVING: &[&str] = &[
 pub enum Intent {
     Training,
     Serving,
+    Code,
 }
 
 impl Intent {
@@ -54,24 +78,31 @@ impl Intent {
         match self {
             Intent::Training => "a serving work, and the query asks about training",
             Intent::Serving => "a serving work, and the query asks about serving",
+            Intent::Code => "a project, and the query asks for code",
         }
     }
 }
 
-/// The side `root` asks about: training or serving words among the words
-/// it wants (not those it negates), and not both.
-pub fn of(root: &Node) -> Option<Intent> {
-    let mut asks = (false, false);
+/// What `root` asks about, among the words it wants (not those it
+/// negates): the side, from training or serving words but not both, and
+/// code.
+pub fn of(root: &Node) -> Vec<Intent> {
+    let mut words = Vec::new();
     wanted_words(root, &mut |word| {
-        let word = word.to_lowercase().replace('-', "");
-        asks.0 |= TRAINING.contains(&word.as_str());
-        asks.1 |= SERVING.contains(&word.as_str());
+        words.push(word.to_lowercase().replace('-', ""));
     });
-    match asks {
-        (true, false) => Some(Intent::Training),
-        (false, true) => Some(Intent::Serving),
-        _ => None,
+    let has = |list: &[&str]| words.iter().any(|w| list.contains(&w.as_str()));
+    let mut asked = Vec::new();
+    match (has(TRAINING), has(SERVING)) {
+        (true, false) => asked.push(Intent::Training),
+        (false, true) => asked.push(Intent::Serving),
+        _ => {}
     }
+    let open_source = words.windows(2).any(|w| w[0] == "open" && w[1] == "source");
+    if has(CODE) || open_source {
+        asked.push(Intent::Code);
+    }
+    asked
 }
 
 /// Each word `node` wants (not those it negates).
@@ -92,12 +123,13 @@ pub fn factor(cx: &Context<'_>, intent: Intent) -> f32 {
     1.0 + match intent {
         Intent::Training => cx.boosts.training_asked,
         Intent::Serving => cx.boosts.serving_asked,
+        Intent::Code => cx.boosts.code_asked,
     }
 }
 
-/// Scales the serving works of `top` by `intent`'s factor and sorts it
-/// again (stably: works scaled alike keep their order); returns the works
-/// scaled.
+/// Scales the works of `top` that `intent` concerns (serving works, or
+/// projects) by its factor and sorts it again (stably: works scaled alike
+/// keep their order); returns the works scaled.
 pub fn rescale(
     cx: &Context<'_>,
     intent: Intent,
@@ -107,10 +139,19 @@ pub fn rescale(
     if factor == 1.0 {
         return Ok(Vec::new());
     }
-    let serving = serving_tags(cx);
     let mut scaled = Vec::new();
-    for field in [cx.fields.tags, cx.fields.predicted] {
-        for address in holding(cx, top, field, &serving)? {
+    let wanted = match intent {
+        Intent::Training | Intent::Serving => {
+            let serving = serving_tags(cx);
+            vec![
+                (cx.fields.tags, serving.clone()),
+                (cx.fields.predicted, serving),
+            ]
+        }
+        Intent::Code => vec![(cx.fields.kind, vec![CODE_KIND.to_string()])],
+    };
+    for (field, values) in wanted {
+        for address in holding(cx, top, field, &values)? {
             if !scaled.contains(&address) {
                 scaled.push(address);
             }
@@ -133,13 +174,13 @@ fn serving_tags(cx: &Context<'_>) -> Vec<String> {
         .collect()
 }
 
-/// The documents of `top` that hold any of `tags` in `field`, found in its
+/// The documents of `top` that hold any of `values` in `field`, found in its
 /// postings, each segment's in document order.
 fn holding(
     cx: &Context<'_>,
     top: &[(f32, DocAddress)],
     field: Field,
-    tags: &[String],
+    values: &[String],
 ) -> Result<Vec<DocAddress>, Error> {
     let mut addresses: Vec<DocAddress> = top.iter().map(|(_, a)| *a).collect();
     addresses.sort_unstable();
@@ -147,8 +188,8 @@ fn holding(
     for segment in addresses.chunk_by(|a, b| a.segment_ord == b.segment_ord) {
         let inverted =
             (cx.searcher.segment_reader(segment[0].segment_ord)).inverted_index(field)?;
-        for tag in tags {
-            let term = Term::from_field_text(field, tag);
+        for value in values {
+            let term = Term::from_field_text(field, value);
             let postings = (inverted.read_postings(&term, IndexRecordOption::Basic))
                 .map_err(tantivy::TantivyError::from)?;
             let Some(mut postings) = postings else {
@@ -171,7 +212,7 @@ mod tests {
     use super::*;
     use crate::search::query;
 
-    fn intent(text: &str) -> Option<Intent> {
+    fn intent(text: &str) -> Vec<Intent> {
         of(&query::parse(text).unwrap().root)
     }
 
@@ -179,18 +220,33 @@ mod tests {
     fn training_or_serving_words_tell_the_side_and_both_tell_none() {
         assert_eq!(
             intent("fine-tune a 65B model on PCIe GPUs"),
-            Some(Intent::Training)
+            [Intent::Training]
         );
-        assert_eq!(intent("Pre-training MoE"), Some(Intent::Training));
-        assert_eq!(intent("serve a 100B transformer"), Some(Intent::Serving));
-        assert_eq!(intent("LLM inference on TPU v4"), Some(Intent::Serving));
-        assert_eq!(intent("training and inference of MoE"), None);
-        assert_eq!(intent("serve pretrained models"), Some(Intent::Serving));
-        assert_eq!(intent("pipeline parallelism"), None);
+        assert_eq!(intent("Pre-training MoE"), [Intent::Training]);
+        assert_eq!(intent("serve a 100B transformer"), [Intent::Serving]);
+        assert_eq!(intent("LLM inference on TPU v4"), [Intent::Serving]);
+        assert_eq!(intent("training and inference of MoE"), []);
+        assert_eq!(intent("serve pretrained models"), [Intent::Serving]);
+        assert_eq!(intent("pipeline parallelism"), []);
         assert_eq!(
             intent("offloading -inference"),
-            None,
+            [],
             "a negated word asks nothing"
         );
+    }
+
+    #[test]
+    fn library_words_or_open_source_ask_for_code() {
+        assert_eq!(
+            intent("open-source MoE training library"),
+            [Intent::Training, Intent::Code]
+        );
+        assert_eq!(
+            intent("an open source inference engine"),
+            [Intent::Serving, Intent::Code]
+        );
+        assert_eq!(intent("Frameworks for expert parallelism"), [Intent::Code]);
+        assert_eq!(intent("source code of open models"), []);
+        assert_eq!(intent("expert parallelism -library"), []);
     }
 }

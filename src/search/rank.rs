@@ -28,8 +28,9 @@ pub struct Ranked {
     pub more: bool,
     /// What feedback from the first result gave the results it raised.
     pub feedback: Vec<(DocAddress, Feedback)>,
-    /// The side the query asks about, and the results it scaled.
-    pub intent: Option<(Intent, Vec<DocAddress>)>,
+    /// What the query asks about (see `intent`), each with the results it
+    /// scaled.
+    pub intents: Vec<(Intent, Vec<DocAddress>)>,
 }
 
 /// The ranked documents, and what `also` collected from every match.
@@ -49,12 +50,12 @@ pub fn rank<C: Collector>(
     // deeper top-k search costs every query: 1M records, +0.5 ms at p50) or
     // the query asks about training or serving, which may change which
     // result is first.
-    let asked =
-        (intent::of(&plan.root)).filter(|i| plan.exact.scoring && intent::factor(cx, *i) != 1.0);
+    let mut asked = intent::of(&plan.root);
+    asked.retain(|i| plan.exact.scoring && intent::factor(cx, *i) != 1.0);
     let with_feedback = plan.exact.scoring
         && feedback::applies(&plan.root, cx.boosts.feedback)
-        && (asked.is_some() || feedback::leads(cx.searcher, &top)?);
-    if (with_feedback || asked.is_some()) && top.len() == fetched && fetched < feedback::POOL {
+        && (!asked.is_empty() || feedback::leads(cx.searcher, &top)?);
+    if (with_feedback || !asked.is_empty()) && top.len() == fetched && fetched < feedback::POOL {
         fetched = feedback::POOL;
         (top, ranking) = top_docs(cx, plan, request.exhaustive, fetched)?;
     }
@@ -74,10 +75,9 @@ pub fn rank<C: Collector>(
         (top, ranking) = top_docs(cx, plan, request.exhaustive, fetched)?;
     }
     let more = top.len() > request.limit;
-    let intent = match asked {
-        Some(asked) => Some((asked, intent::rescale(cx, asked, &mut top)?)),
-        None => None,
-    };
+    let intents = (asked.into_iter())
+        .map(|i| Ok((i, intent::rescale(cx, i, &mut top)?)))
+        .collect::<Result<Vec<_>, Error>>()?;
     let feedback = if with_feedback {
         feedback::rerank(cx, &plan.root, &mut top)?
     } else {
@@ -91,7 +91,7 @@ pub fn rank<C: Collector>(
         ranking,
         more,
         feedback,
-        intent,
+        intents,
     };
     Ok((ranked, fruit))
 }

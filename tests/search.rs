@@ -2110,3 +2110,38 @@ fn a_query_that_asks_for_code_ranks_the_project_above_its_paper() {
         .success()
         .stdout_has("×1.30 a project, and the query asks for code");
 }
+
+/// One work uses a technique that no work is about; another only has the
+/// technique's other name in its words.
+const ONLY_USED: &str = r#"[section]
+name = "Memory"
+order = 1
+
+[[entry]]
+id = "quillstage-2021"
+kind = "paper"
+title = "Quillstage"
+url = "https://example.org/quillstage"
+year = 2021
+tags = ["pipeline-parallelism"]
+uses = ["activation-recomputation"]
+note = "Streams pretend micro-batches through stages and recomputes what they drop."
+
+[[entry]]
+id = "ledgerwise-2022"
+kind = "paper"
+title = "Ledgerwise: Gradient Checkpointing of Pretend Training Runs"
+url = "https://example.org/ledgerwise"
+year = 2022
+tags = ["collective-communication"]
+note = "Gradient checkpointing writes pretend ledgers of training runs to disk."
+"#;
+
+#[test]
+fn a_technique_no_work_is_about_finds_the_works_that_use_it_first() {
+    let fixture = Fixture::with_files(&[("tags.toml", TAGS), ("works.toml", ONLY_USED)]);
+    assert_eq!(
+        search_ids(&fixture, &["gradient checkpointing"]),
+        ["quillstage-2021", "ledgerwise-2022"]
+    );
+}

@@ -158,9 +158,17 @@ impl Compilation<'_> {
         let mut alternatives: Vec<Q> = self.text_parts(span, quoting);
         if self.mode != Mode::Phrases {
             let (f, b) = (self.cx.fields, self.cx.boosts);
+            // When no work is about the technique, the works that use it
+            // are the best there are ("shared key-value heads": the one
+            // work using multi-query attention, not any work on decoding).
+            let about = Term::from_field_text(f.tags, &tag.id);
+            let uses = match self.cx.searcher.doc_freq(&about) {
+                Ok(0) => b.tag,
+                _ => b.uses,
+            };
             for (field, weight, what) in [
                 (f.tags, b.tag, "tagged"),
-                (f.uses, b.uses, "uses"),
+                (f.uses, uses, "uses"),
                 (f.predicted, b.predicted, "predicted tag"),
             ] {
                 alternatives.push(self.tagged(field, &tag.id, weight, what, ""));

@@ -2145,3 +2145,54 @@ fn a_technique_no_work_is_about_finds_the_works_that_use_it_first() {
         ["quillstage-2021", "ledgerwise-2022"]
     );
 }
+
+/// A system and a survey of systems like it, which share its words.
+const SYSTEM_AND_SURVEY: &str = r#"[section]
+name = "Sharding"
+order = 1
+
+[[entry]]
+id = "brambleshard-2023"
+kind = "paper"
+title = "Brambleshard: Pretend Sharding of Model States"
+url = "https://example.org/brambleshard"
+year = 2023
+tags = ["pipeline-parallelism"]
+note = "Pretend sharding of model states across ranks, with pretend sharding plans."
+
+[[entry]]
+id = "sharding-survey-2021"
+kind = "paper"
+title = "Pretend Sharding Systems"
+url = "https://example.org/sharding-survey"
+year = 2021
+tags = ["survey"]
+note = "Compares pretend sharding systems and their model states."
+"#;
+
+const SURVEY_TAG: &str = r#"
+[[tag]]
+id = "survey"
+label = "Survey"
+category = "meta"
+description = "Surveys of distributed training systems."
+aliases = ["literature review"]
+"#;
+
+#[test]
+fn a_query_that_asks_for_an_overview_ranks_the_survey_above_a_system() {
+    let tags = format!("{TAGS}{SURVEY_TAG}");
+    let fixture = Fixture::with_files(&[("tags.toml", &tags), ("works.toml", SYSTEM_AND_SURVEY)]);
+    let system_first = ["brambleshard-2023", "sharding-survey-2021"];
+    assert_eq!(search_ids(&fixture, &["pretend sharding"]), system_first);
+    for overview in ["overview of pretend sharding", "pretend sharding review"] {
+        assert_eq!(
+            search_ids(&fixture, &[overview]),
+            ["sharding-survey-2021", "brambleshard-2023"],
+            "{overview}"
+        );
+    }
+    search(&fixture, &["--explain", "overview of pretend sharding"])
+        .success()
+        .stdout_has("×1.60 a survey, and the query asks for an overview");
+}

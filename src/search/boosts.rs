@@ -76,6 +76,9 @@ pub struct Boosts {
     /// A query that asks for code ("library", "open-source framework"): a
     /// project's score times 1 + this (see `intent.rs`).
     pub code_asked: f32,
+    /// A query that asks for an overview ("survey", "overview of"): a
+    /// survey's score times 1 + this (see `intent.rs`).
+    pub survey_asked: f32,
     /// The same for a venue typed as a word.
     pub venue_word: f32,
     pub venue_scale: f32,
@@ -131,6 +134,7 @@ impl Default for Boosts {
             training_asked: -0.6,
             serving_asked: 0.5,
             code_asked: 0.3,
+            survey_asked: 0.6,
             venue_word: 2.0,
             venue_scale: 2.0,
             author_word: 2.0,

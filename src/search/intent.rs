@@ -11,6 +11,9 @@
 //! A query may also ask for code ("library", "open-source framework"):
 //! then the catalog's projects are scaled by `Boosts::code_asked`, since
 //! the papers that describe a system share its words and are many more.
+//! Or for an overview ("overview of how deep learning is parallelized"):
+//! then the works tagged as surveys are scaled by `Boosts::survey_asked`,
+//! since the systems a survey covers share its words and are many more.
 
 use tantivy::schema::{Field, IndexRecordOption};
 use tantivy::{DocAddress, DocSet, Term};
@@ -50,6 +53,22 @@ const CODE: &[&str] = &[
     "package",
 ];
 
+/// Words that ask for an overview of a field rather than one system.
+const SURVEY: &[&str] = &[
+    "overview",
+    "overviews",
+    "survey",
+    "surveys",
+    "review",
+    "primer",
+    "tutorial",
+    "taxonomy",
+    "introduction",
+];
+
+/// The tag of the works that give an overview.
+const SURVEY_TAG: &str = "survey";
+
 /// The kind of work a query asking for code wants.
 const CODE_KIND: &str = "project";
 
@@ -70,6 +89,7 @@ pub enum Intent {
     Training,
     Serving,
     Code,
+    Survey,
 }
 
 impl Intent {
@@ -79,13 +99,14 @@ impl Intent {
             Intent::Training => "a serving work, and the query asks about training",
             Intent::Serving => "a serving work, and the query asks about serving",
             Intent::Code => "a project, and the query asks for code",
+            Intent::Survey => "a survey, and the query asks for an overview",
         }
     }
 }
 
 /// What `root` asks about, among the words it wants (not those it
-/// negates): the side, from training or serving words but not both, and
-/// code.
+/// negates): the side, from training or serving words but not both, code,
+/// and an overview.
 pub fn of(root: &Node) -> Vec<Intent> {
     let mut words = Vec::new();
     wanted_words(root, &mut |word| {
@@ -101,6 +122,9 @@ pub fn of(root: &Node) -> Vec<Intent> {
     let open_source = words.windows(2).any(|w| w[0] == "open" && w[1] == "source");
     if has(CODE) || open_source {
         asked.push(Intent::Code);
+    }
+    if has(SURVEY) {
+        asked.push(Intent::Survey);
     }
     asked
 }
@@ -124,11 +148,12 @@ pub fn factor(cx: &Context<'_>, intent: Intent) -> f32 {
         Intent::Training => cx.boosts.training_asked,
         Intent::Serving => cx.boosts.serving_asked,
         Intent::Code => cx.boosts.code_asked,
+        Intent::Survey => cx.boosts.survey_asked,
     }
 }
 
-/// Scales the works of `top` that `intent` concerns (serving works, or
-/// projects) by its factor and sorts it again (stably: works scaled alike
+/// Scales the works of `top` that `intent` concerns (serving works,
+/// projects or surveys) by its factor and sorts it again (stably: works scaled alike
 /// keep their order); returns the works scaled.
 pub fn rescale(
     cx: &Context<'_>,
@@ -149,6 +174,7 @@ pub fn rescale(
             ]
         }
         Intent::Code => vec![(cx.fields.kind, vec![CODE_KIND.to_string()])],
+        Intent::Survey => vec![(cx.fields.tags, vec![SURVEY_TAG.to_string()])],
     };
     for (field, values) in wanted {
         for address in holding(cx, top, field, &values)? {
@@ -248,5 +274,19 @@ mod tests {
         assert_eq!(intent("Frameworks for expert parallelism"), [Intent::Code]);
         assert_eq!(intent("source code of open models"), []);
         assert_eq!(intent("expert parallelism -library"), []);
+    }
+
+    #[test]
+    fn overview_words_ask_for_a_survey() {
+        assert_eq!(
+            intent("overview of how deep learning is parallelized"),
+            [Intent::Survey]
+        );
+        assert_eq!(
+            intent("a survey of MoE training"),
+            [Intent::Training, Intent::Survey]
+        );
+        assert_eq!(intent("auto parallelism -survey"), []);
+        assert_eq!(intent("pipeline parallelism"), []);
     }
 }

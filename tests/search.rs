@@ -2196,3 +2196,40 @@ fn a_query_that_asks_for_an_overview_ranks_the_survey_above_a_system() {
         .success()
         .stdout_has("×1.60 a survey, and the query asks for an overview");
 }
+
+/// A work whose name is an English word, and a later work that compares
+/// itself with it at length.
+const ENGLISH_NAME: &str = r#"[section]
+name = "Pipelines"
+order = 1
+
+[[entry]]
+id = "lantern-2022"
+kind = "paper"
+title = "Lantern: Bidirectional Pretend Pipelines"
+url = "https://example.org/lantern"
+year = 2022
+tags = ["pipeline-parallelism"]
+note = "Runs two pretend pipelines in opposite directions."
+
+[[entry]]
+id = "wavelet-2023"
+kind = "paper"
+title = "Wavelet: Wave-like Pretend Pipelines"
+url = "https://example.org/wavelet"
+year = 2023
+tags = ["pipeline-parallelism"]
+note = "Pretend pipeline waves that beat Lantern's, with fewer bubbles than Lantern."
+"#;
+
+#[test]
+fn a_work_named_by_an_english_word_among_other_words_comes_first() {
+    let fixture = Fixture::with_files(&[("tags.toml", TAGS), ("works.toml", ENGLISH_NAME)]);
+    for query in ["lantern pipeline", "lantrn pipeline"] {
+        assert_eq!(
+            search_ids(&fixture, &[query]),
+            ["lantern-2022", "wavelet-2023"],
+            "{query}"
+        );
+    }
+}

@@ -53,6 +53,9 @@ pub struct Boosts {
     pub synonym_text: f32,
     /// A query that is a catalog work's name ("DeepSpeed").
     pub work_name: f32,
+    /// The share of `work_name` that a one-word name which is an English
+    /// word ("Chimera", "Unity") gets among other words.
+    pub english_name: f32,
     /// A work that is part of the project so named (its `project`): the
     /// name's weight times this.
     pub project_member: f32,
@@ -126,6 +129,7 @@ impl Default for Boosts {
             narrower: 0.25,
             synonym_text: 0.25,
             work_name: 5.0,
+            english_name: 0.2,
             project_member: 0.3,
             identifier: 10.0,
             year: 1.0,

@@ -395,16 +395,58 @@ impl Compilation<'_> {
                     && run.len() > 1
                     && !mixed_case(run[i])
                     && wordnik_list::word_exists(&typed);
-                !english_among_others && self.name_works(&typed, clauses)
+                if !english_among_others {
+                    return self.name_works(&typed, 1.0, clauses);
+                }
+                // An English word names a work when the work holds the other
+                // words ("chimera pipeline"), not when they ask something of
+                // the word ("which paper introduced quiet").
+                let others: Vec<&str> = (run.iter().enumerate())
+                    .filter(|&(j, _)| j != i)
+                    .map(|(_, w)| *w)
+                    .collect();
+                let share = self.cx.boosts.english_name;
+                let holding: Vec<String> = (self.cx.work_names.iter())
+                    .filter(|(name, id)| *name == typed && self.holds_words(id, &others))
+                    .map(|(_, id)| id.clone())
+                    .collect();
+                !holding.is_empty() && self.name_works(&typed, share, clauses)
             });
             i += named.unwrap_or(1);
         }
     }
 
+    /// Whether the work `id` has each content word of `words` in its title,
+    /// note or tag labels.
+    fn holds_words(&mut self, id: &str, words: &[&str]) -> bool {
+        let f = self.cx.fields;
+        let content: Vec<String> = (words.iter())
+            .flat_map(|w| analysis::terms(&mut self.content, w))
+            .collect();
+        content.iter().all(|word| {
+            let terms = analysis::terms(&mut self.english, word);
+            let Some(term) = terms.first() else {
+                return true;
+            };
+            let anywhere = [f.title, f.note, f.tag_text]
+                .into_iter()
+                .map(|field| (Occur::Should, term_query(field, term)))
+                .collect();
+            let query = BooleanQuery::new(vec![
+                (Occur::Must, id_query(f, id)),
+                (Occur::Must, Box::new(BooleanQuery::new(anywhere)) as Q),
+            ]);
+            tantivy::query::Query::count(&query, self.cx.searcher).is_ok_and(|n| n > 0)
+        })
+    }
+
     /// Scores the works named `typed` (squashed) and a project's members;
     /// false when no work has that name.
-    fn name_works(&mut self, typed: &str, clauses: &mut Vec<(Occur, Q)>) -> bool {
-        let weight = self.cx.boosts.work_name * IDENTIFIER_SCORE;
+    fn name_works(&mut self, typed: &str, share: f32, clauses: &mut Vec<(Occur, Q)>) -> bool {
+        if share <= 0.0 {
+            return false;
+        }
+        let weight = self.cx.boosts.work_name * IDENTIFIER_SCORE * share;
         let mut found = false;
         let named = self.cx.work_names.iter().filter(|(name, _)| name == typed);
         for (_, id) in named {

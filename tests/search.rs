@@ -2233,3 +2233,54 @@ fn a_work_named_by_an_english_word_among_other_words_comes_first() {
         );
     }
 }
+
+/// Two projects: one supports a technique (it uses it), the other only
+/// names it in passing; and a paper about the technique.
+const SUPPORTING_PROJECTS: &str = r#"[section]
+name = "Projects"
+order = 1
+
+[[entry]]
+id = "gadgetron"
+kind = "project"
+title = "Gadgetron"
+url = "https://github.com/example-org/gadgetron"
+tags = ["collective-communication"]
+uses = ["activation-recomputation"]
+note = "Pretend collectives for training, with recomputed activations."
+
+[[entry]]
+id = "widgetry"
+kind = "project"
+title = "Widgetry"
+url = "https://github.com/example-org/widgetry"
+tags = ["collective-communication"]
+note = "Pretend collectives, whose activation recomputation library is left to the user."
+
+[[entry]]
+id = "rewind-2021"
+kind = "paper"
+title = "Rewind"
+url = "https://example.org/rewind"
+year = 2021
+tags = ["activation-recomputation"]
+note = "Drops pretend activations and computes them again."
+"#;
+
+#[test]
+fn asked_for_code_a_project_supports_what_it_uses() {
+    let fixture = Fixture::with_files(&[("tags.toml", TAGS), ("works.toml", SUPPORTING_PROJECTS)]);
+    assert_eq!(
+        search_ids(&fixture, &["library with activation recomputation"]),
+        ["rewind-2021", "gadgetron", "widgetry"]
+    );
+    search(
+        &fixture,
+        &["--explain", "library with activation recomputation"],
+    )
+    .success()
+    .stdout_has("  supports activation-recomputation ×");
+    search(&fixture, &["--explain", "activation recomputation"])
+        .success()
+        .stdout_lacks("supports");
+}

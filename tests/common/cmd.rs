@@ -230,6 +230,14 @@ impl Run {
     }
 
     #[track_caller]
+    pub fn stdout_lacks(self, needle: &str) -> Self {
+        if self.stdout.contains(needle) {
+            self.fail(format!("stdout has {needle:?}"));
+        }
+        self
+    }
+
+    #[track_caller]
     pub fn stderr_has(self, needle: &str) -> Self {
         if !self.stderr.contains(needle) {
             self.fail(format!("stderr lacks {needle:?}"));

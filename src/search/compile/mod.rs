@@ -150,6 +150,8 @@ pub struct Compiled {
 
 pub fn compile(cx: &Context<'_>, tree: &Node, mode: Mode) -> Result<Compiled, Error> {
     let mut compilation = Compilation::new(cx, mode, negation::asked(cx, tree));
+    compilation.code_asked =
+        crate::search::intent::of(tree).contains(&crate::search::intent::Intent::Code);
     let query = compilation.node(tree)?;
     Ok(Compiled {
         query,
@@ -180,6 +182,8 @@ struct Compilation<'c> {
     exclusions: Vec<String>,
     /// Compiling what a negation leaves out: the works' own words only.
     excluding: bool,
+    /// The query asks for code: a project supports what it uses.
+    code_asked: bool,
 }
 
 impl<'c> Compilation<'c> {
@@ -198,6 +202,7 @@ impl<'c> Compilation<'c> {
             asked,
             exclusions: Vec::new(),
             excluding: false,
+            code_asked: false,
         }
     }
 }

@@ -173,6 +173,16 @@ impl Compilation<'_> {
             ] {
                 alternatives.push(self.tagged(field, &tag.id, weight, what, ""));
             }
+            // Asked for code, a project that uses a technique supports it:
+            // it counts as tagged.
+            if self.code_asked && b.tag > uses {
+                let supports = self.tagged(f.uses, &tag.id, b.tag - uses, "supports", "");
+                let project = term_query(f.kind, "project");
+                alternatives.push(Box::new(BooleanQuery::new(vec![
+                    (Occur::Must, supports),
+                    (Occur::Must, Box::new(ConstScoreQuery::new(project, 0.0))),
+                ])));
+            }
             // A kind of the technique is about it too, a little less.
             for narrower in self.cx.synonyms.vocabulary().narrower(&tag.id) {
                 let aside = format!(" (a kind of {})", tag.id);

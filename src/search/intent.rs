@@ -81,6 +81,7 @@ const SERVING: &[&str] = &[
     "decode",
     "decoding",
     "generate",
+    "generated",
     "generation",
 ];
 
@@ -251,6 +252,10 @@ mod tests {
         assert_eq!(intent("Pre-training MoE"), [Intent::Training]);
         assert_eq!(intent("serve a 100B transformer"), [Intent::Serving]);
         assert_eq!(intent("LLM inference on TPU v4"), [Intent::Serving]);
+        assert_eq!(
+            intent("make each generated token come out faster"),
+            [Intent::Serving]
+        );
         assert_eq!(intent("training and inference of MoE"), []);
         assert_eq!(intent("serve pretrained models"), [Intent::Serving]);
         assert_eq!(intent("pipeline parallelism"), []);

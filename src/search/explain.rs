@@ -26,8 +26,8 @@ pub enum ExplainStyle {
 const SHOWN: usize = 8;
 
 /// What changed a result's score after the query scored it: the factors of
-/// what the query asks about (training or serving, code), then what
-/// feedback from the first result added.
+/// what the query asks about (training or serving, code, an overview),
+/// then what feedback from the first result added.
 #[derive(Clone, Default)]
 pub struct Adjusted<'a> {
     pub intents: Vec<(Intent, f32)>,

@@ -154,8 +154,8 @@ pub fn factor(cx: &Context<'_>, intent: Intent) -> f32 {
 }
 
 /// Scales the works of `top` that `intent` concerns (serving works,
-/// projects or surveys) by its factor and sorts it again (stably: works scaled alike
-/// keep their order); returns the works scaled.
+/// projects or surveys) by its factor and sorts it again (stably: works
+/// scaled alike keep their order); returns the works scaled.
 pub fn rescale(
     cx: &Context<'_>,
     intent: Intent,

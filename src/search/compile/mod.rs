@@ -149,9 +149,8 @@ pub struct Compiled {
 }
 
 pub fn compile(cx: &Context<'_>, tree: &Node, mode: Mode) -> Result<Compiled, Error> {
-    let mut compilation = Compilation::new(cx, mode, negation::asked(cx, tree));
-    compilation.code_asked =
-        crate::search::intent::of(tree).contains(&crate::search::intent::Intent::Code);
+    let code_asked = crate::search::intent::of(tree).contains(&crate::search::intent::Intent::Code);
+    let mut compilation = Compilation::new(cx, mode, negation::asked(cx, tree), code_asked);
     let query = compilation.node(tree)?;
     Ok(Compiled {
         query,
@@ -187,7 +186,12 @@ struct Compilation<'c> {
 }
 
 impl<'c> Compilation<'c> {
-    fn new(cx: &'c Context<'c>, mode: Mode, asked: std::collections::HashSet<String>) -> Self {
+    fn new(
+        cx: &'c Context<'c>,
+        mode: Mode,
+        asked: std::collections::HashSet<String>,
+        code_asked: bool,
+    ) -> Self {
         Compilation {
             cx,
             mode,
@@ -202,7 +206,7 @@ impl<'c> Compilation<'c> {
             asked,
             exclusions: Vec::new(),
             excluding: false,
-            code_asked: false,
+            code_asked,
         }
     }
 }

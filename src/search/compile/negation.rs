@@ -32,7 +32,12 @@ impl Compilation<'_> {
 
     fn excluded_works(&mut self, inner: &Node) -> Result<Q, Error> {
         if matches!(self.mode, Mode::Terms | Mode::Phrases) {
-            let mut exact = Compilation::new(self.cx, Mode::Exhaustive, self.asked.clone());
+            let mut exact = Compilation::new(
+                self.cx,
+                Mode::Exhaustive,
+                self.asked.clone(),
+                self.code_asked,
+            );
             return exact.excluded(inner);
         }
         let Some(text) = plain_text(inner) else {

@@ -94,12 +94,9 @@ impl Compilation<'_> {
             self.tagged(field, &tag.id, weight * b.scattered, what, &aside)
         })
         .collect();
-        // Its narrower kinds too, a little less, as for the name typed.
-        for narrower in self.cx.synonyms.vocabulary().narrower(&tag.id) {
-            let aside = format!(" (a kind of {}, \"{name}\" in other words)", tag.id);
-            let weight = b.tag * b.narrower * b.scattered;
-            clauses.push(self.tagged(f.tags, &narrower.id, weight, "tagged", &aside));
-        }
+        // Its narrower kinds too, as for the name typed.
+        let told = format!(", \"{name}\" in other words");
+        clauses.extend(self.narrower_kinds(tag, b.scattered, &told));
         clauses
     }
 }

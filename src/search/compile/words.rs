@@ -183,12 +183,7 @@ impl Compilation<'_> {
                     (Occur::Must, Box::new(ConstScoreQuery::new(project, 0.0))),
                 ])));
             }
-            // A kind of the technique is about it too, a little less.
-            for narrower in self.cx.synonyms.vocabulary().narrower(&tag.id) {
-                let aside = format!(" (a kind of {})", tag.id);
-                let weight = b.tag * b.narrower;
-                alternatives.push(self.tagged(f.tags, &narrower.id, weight, "tagged", &aside));
-            }
+            alternatives.extend(self.narrower_kinds(tag, 1.0, ""));
         }
         let typed = squash(span);
         // Names that analyze alike ("recomputation", "recompute") are one
@@ -416,14 +411,27 @@ impl Compilation<'_> {
                     .map(|(_, w)| *w)
                     .collect();
                 let share = self.cx.boosts.english_name;
-                let holding: Vec<String> = (self.cx.work_names.iter())
-                    .filter(|(name, id)| *name == typed && self.holds_words(id, &others))
-                    .map(|(_, id)| id.clone())
-                    .collect();
-                !holding.is_empty() && self.name_works(&typed, share, clauses)
+                let cx = self.cx;
+                share > 0.0
+                    && (cx.work_names.iter())
+                        .any(|(name, id)| *name == typed && self.holds_words(id, &others))
+                    && self.name_works(&typed, share, clauses)
             });
             i += named.unwrap_or(1);
         }
+    }
+
+    /// The works tagged with a kind of `tag`: about it too, a little less
+    /// (`Boosts::narrower`, times `scale`); `told` ends their explanation.
+    pub(super) fn narrower_kinds(&self, tag: &Tag, scale: f32, told: &str) -> Vec<Q> {
+        let b = self.cx.boosts;
+        let weight = b.tag * b.narrower * scale;
+        (self.cx.synonyms.vocabulary().narrower(&tag.id))
+            .map(|narrower| {
+                let aside = format!(" (a kind of {}{told})", tag.id);
+                self.tagged(self.cx.fields.tags, &narrower.id, weight, "tagged", &aside)
+            })
+            .collect()
     }
 
     /// Whether the work `id` has each content word of `words` in its title,
@@ -450,12 +458,9 @@ impl Compilation<'_> {
         })
     }
 
-    /// Scores the works named `typed` (squashed) and a project's members;
-    /// false when no work has that name.
+    /// Scores the works named `typed` (squashed), at `share` of a name's
+    /// weight, and a project's members; false when no work has that name.
     fn name_works(&mut self, typed: &str, share: f32, clauses: &mut Vec<(Occur, Q)>) -> bool {
-        if share <= 0.0 {
-            return false;
-        }
         let weight = self.cx.boosts.work_name * IDENTIFIER_SCORE * share;
         let mut found = false;
         let named = self.cx.work_names.iter().filter(|(name, _)| name == typed);

@@ -257,26 +257,54 @@ impl Model {
     /// The probability of each tag (slot) for `text`, 0 where the text gives
     /// too little evidence for it; `None` where the tag was not learned.
     pub(super) fn probabilities(&self, text: &Analyzed) -> Vec<Option<f32>> {
-        let mut scores: Vec<f32> = self.bias.iter().map(|b| b.unwrap_or(0.0)).collect();
-        self.add_words(text, &mut scores);
+        let mut scores = Vec::new();
+        self.scores_into(text, &mut scores);
+        (scores.iter().enumerate())
+            .map(|(slot, &score)| self.probability(slot, score))
+            .collect()
+    }
+
+    /// The tags (slots) whose probability for `text` reaches `threshold`,
+    /// with it, into `confident`: [`Model::probabilities`] without a vector
+    /// of every tag's, for the import's million records. `scores` is scratch.
+    pub(super) fn confident_into(
+        &self,
+        text: &Analyzed,
+        threshold: f32,
+        scores: &mut Vec<f32>,
+        confident: &mut Vec<(usize, f32)>,
+    ) {
+        self.scores_into(text, scores);
+        for (slot, &score) in scores.iter().enumerate() {
+            if let Some(p) = self.probability(slot, score).filter(|&p| p >= threshold) {
+                confident.push((slot, p));
+            }
+        }
+    }
+
+    /// Each tag's log-odds for `text`, by slot, into `scores`.
+    fn scores_into(&self, text: &Analyzed, scores: &mut Vec<f32>) {
+        scores.clear();
+        scores.extend(self.bias.iter().map(|b| b.unwrap_or(0.0)));
+        self.add_words(text, scores);
         if self.features.names {
             for &slot in &text.named {
                 scores[slot] += self.name_weights[slot];
             }
         }
-        scores
-            .into_iter()
-            .zip(&self.bias)
-            .map(|(score, bias)| {
-                bias.map(|bias| {
-                    if score - bias >= MIN_EVIDENCE {
-                        1.0 / (1.0 + (-score).exp())
-                    } else {
-                        0.0
-                    }
-                })
-            })
-            .collect()
+    }
+
+    /// The probability of tag `slot` at log-odds `score`: 0 below the
+    /// evidence asked for, `None` for a tag not learned.
+    #[inline]
+    fn probability(&self, slot: usize, score: f32) -> Option<f32> {
+        self.bias[slot].map(|bias| {
+            if score - bias >= MIN_EVIDENCE {
+                1.0 / (1.0 + (-score).exp())
+            } else {
+                0.0
+            }
+        })
     }
 }
 

@@ -140,10 +140,19 @@ fn text_parts(record: &Record) -> impl Iterator<Item = &str> {
     .filter(|p| !p.is_empty())
 }
 
+/// What predicting for one record needs besides the model; its buffers
+/// serve the next record (an import predicts for a million).
+#[derive(Default)]
+struct Scratch {
+    analyzed: text::Analyzed,
+    /// Each tag's log-odds.
+    scores: Vec<f32>,
+    /// (slot, probability) of the tags above the threshold.
+    confident: Vec<(usize, f32)>,
+}
+
 thread_local! {
-    /// What the last text was made of: its buffers serve the next one (an
-    /// import predicts for a million records).
-    static ANALYZED: std::cell::RefCell<text::Analyzed> = std::cell::RefCell::default();
+    static SCRATCH: std::cell::RefCell<Scratch> = std::cell::RefCell::default();
 }
 
 /// A trained model and the tags it predicts.
@@ -183,19 +192,17 @@ impl Predictor {
     /// The probability of every tag (by slot) for a text of `parts`; `None`
     /// for a tag the model cannot predict.
     fn probabilities<'a>(&self, parts: impl IntoIterator<Item = &'a str>) -> Vec<Option<f32>> {
-        ANALYZED.with_borrow_mut(|analyzed| {
-            self.model.table.analyze_into(parts, analyzed);
-            match self.method {
-                Method::Vocabulary => {
-                    let mut found = vec![None; self.tags.len()];
-                    for &slot in &analyzed.named {
-                        found[slot] = Some(1.0);
-                    }
-                    found
+        let analyzed = self.model.table.analyze(parts);
+        match self.method {
+            Method::Vocabulary => {
+                let mut found = vec![None; self.tags.len()];
+                for &slot in &analyzed.named {
+                    found[slot] = Some(1.0);
                 }
-                Method::Words | Method::Combined => self.model.probabilities(analyzed),
+                found
             }
-        })
+            Method::Words | Method::Combined => self.model.probabilities(&analyzed),
+        }
     }
 
     /// The tags predicted for `record`, most confident first (ties by id);
@@ -204,35 +211,48 @@ impl Predictor {
         if !record.tags.is_empty() {
             return Vec::new();
         }
-        above(
-            &self.probabilities(text_parts(record)),
-            &self.tags,
-            self.threshold,
-        )
+        SCRATCH.with_borrow_mut(|scratch| {
+            let Scratch {
+                analyzed,
+                scores,
+                confident,
+            } = scratch;
+            self.model.table.analyze_into(text_parts(record), analyzed);
+            confident.clear();
+            match self.method {
+                Method::Vocabulary => confident.extend(
+                    (analyzed.named.iter())
+                        .map(|&slot| (slot, 1.0))
+                        .filter(|&(_, p)| p >= self.threshold),
+                ),
+                Method::Words | Method::Combined => {
+                    (self.model).confident_into(analyzed, self.threshold, scores, confident)
+                }
+            }
+            ranked(confident, &self.tags)
+        })
     }
 }
 
 /// The tags (by slot in `tags`) whose probability reaches `threshold`, most
 /// confident first (ties by id), at most [`MAX_PREDICTED`].
 fn above(probabilities: &[Option<f32>], tags: &[String], threshold: f32) -> Vec<PredictedTag> {
-    let mut predicted: Vec<PredictedTag> = probabilities
-        .iter()
-        .zip(tags)
-        .filter_map(|(p, tag)| {
-            p.filter(|&p| p >= threshold)
-                .map(|confidence| PredictedTag {
-                    tag: tag.clone(),
-                    confidence,
-                })
-        })
+    let mut confident: Vec<(usize, f32)> = (probabilities.iter().enumerate())
+        .filter_map(|(slot, p)| p.filter(|&p| p >= threshold).map(|p| (slot, p)))
         .collect();
-    predicted.sort_by(|a, b| {
-        b.confidence
-            .total_cmp(&a.confidence)
-            .then_with(|| a.tag.cmp(&b.tag))
-    });
-    predicted.truncate(MAX_PREDICTED);
-    predicted
+    ranked(&mut confident, tags)
+}
+
+/// `confident` (slot in `tags`, probability), most confident first (ties
+/// by id), at most [`MAX_PREDICTED`].
+fn ranked(confident: &mut [(usize, f32)], tags: &[String]) -> Vec<PredictedTag> {
+    confident.sort_by(|a, b| b.1.total_cmp(&a.1).then_with(|| tags[a.0].cmp(&tags[b.0])));
+    (confident.iter().take(MAX_PREDICTED))
+        .map(|&(slot, confidence)| PredictedTag {
+            tag: tags[slot].clone(),
+            confidence,
+        })
+        .collect()
 }
 
 #[cfg(test)]

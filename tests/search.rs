@@ -1709,6 +1709,50 @@ note = "Stages again."
 }
 
 #[test]
+fn a_note_that_says_a_technique_in_the_words_typed_holds_it_beside_a_tag() {
+    let files = r#"[section]
+name = "Frobnication"
+order = 1
+
+[[entry]]
+id = "moe-only-2021"
+kind = "paper"
+title = "Quorb: Mixture of Experts Routing"
+url = "https://example.org/m1"
+year = 2021
+tags = ["mixture-of-experts"]
+note = "Routes tokens of a mixture of experts model to experts, balancing expert load across devices."
+
+[[entry]]
+id = "moe-bubbles-2022"
+kind = "paper"
+title = "Flarn: Expert Tuning Service"
+url = "https://example.org/m2"
+year = 2022
+tags = ["mixture-of-experts"]
+note = "Runs expert trials in the pipeline bubble of large training jobs."
+
+[[entry]]
+id = "pipe-only-2023"
+kind = "paper"
+title = "Blorp: Pipeline Bubble Reduction"
+url = "https://example.org/m3"
+year = 2023
+tags = ["pipeline-parallelism"]
+note = "Shrinks the pipeline bubble with a wave-shaped pipeline schedule."
+"#;
+    let fixture = Fixture::with_files(&[("tags.toml", common::TAGS), ("m.toml", files)]);
+    let query = "MoE pipeline bubble";
+    assert_eq!(search_ids(&fixture, &[query])[0], "moe-bubbles-2022");
+    fixture
+        .cmd()
+        .args(["search", "--explain", "-n", "1", query])
+        .run()
+        .success()
+        .stdout_has("holds mixture-of-experts and pipeline-parallelism\n");
+}
+
+#[test]
 fn a_half_remembered_title_finds_its_work_above_works_tagged_with_its_words() {
     let files = r#"[section]
 name = "Frobnication"

@@ -506,26 +506,47 @@ impl Compilation<'_> {
     /// Checkmate) must not beat works about both ("ILP auto-sharding":
     /// Alpa, TePDist) by that one's weight alone. A constant, so that
     /// tantivy can still prune.
-    pub(super) fn all_techniques(&self, first: usize) -> Option<(Occur, Q)> {
+    pub(super) fn all_techniques(&mut self, first: usize) -> Option<(Occur, Q)> {
         let weight = self.cx.boosts.all_techniques;
         if matches!(self.mode, Mode::Phrases | Mode::Matching) || weight <= 0.0 {
             return None;
         }
-        let mut tags: Vec<&str> = (self.expansions[first..].iter())
-            .map(|e| e.tag.as_str())
+        let mut held: Vec<(String, String)> = (self.expansions[first..].iter())
+            .map(|e| (e.tag.clone(), e.span.clone()))
             .collect();
-        tags.sort_unstable();
-        tags.dedup();
-        if tags.len() < 2 {
+        held.sort_unstable();
+        held.dedup_by(|a, b| a.0 == b.0);
+        if held.len() < 2 {
             return None;
         }
-        let all = (tags.iter())
-            .map(|t| (Occur::Must, filters::holding_tag(self.cx.fields, t)))
+        let all = (held.iter())
+            .map(|(tag, span)| (Occur::Must, self.holding(tag, span)))
             .collect();
         let all = BooleanQuery::new(all);
+        let tags: Vec<&str> = held.iter().map(|(tag, _)| tag.as_str()).collect();
         let label = format!("holds {}", tags.join(" and "));
         let query = Box::new(ConstScoreQuery::new(Box::new(all), weight));
         Some((Occur::Should, Labelled::boxed(label, query)))
+    }
+
+    /// The works that hold `tag`, or whose note has every word of `span`,
+    /// the words that named it: a curated note saying "fills pipeline
+    /// bubbles" holds what "pipeline bubbles" asks for, though the work is
+    /// tagged for its other technique. Words, not a phrase, so that the
+    /// clause stays a conjunction of terms.
+    fn holding(&mut self, tag: &str, span: &str) -> Q {
+        let f = self.cx.fields;
+        let words: Vec<(Occur, Q)> = analysis::terms(&mut self.english, span)
+            .iter()
+            .map(|term| (Occur::Must, term_query(f.note, term)))
+            .collect();
+        if words.is_empty() {
+            return filters::holding_tag(f, tag);
+        }
+        Box::new(BooleanQuery::new(vec![
+            (Occur::Should, filters::holding_tag(f, tag)),
+            (Occur::Should, Box::new(BooleanQuery::new(words))),
+        ]))
     }
 }
 

@@ -1753,6 +1753,40 @@ note = "Shrinks the pipeline bubble with a wave-shaped pipeline schedule."
 }
 
 #[test]
+fn the_first_word_of_a_name_names_its_work_among_other_words() {
+    let files = r#"[section]
+name = "Frobnication"
+order = 1
+
+[[entry]]
+id = "zorblat-lm"
+kind = "project"
+title = "Zorblat-LM: Training Transformers at Scale"
+url = "https://github.com/fictional/zorblat-lm"
+tags = ["pipeline-parallelism"]
+note = "Splits transformer layers across GPUs, with fused kernels."
+
+[[entry]]
+id = "pipe-2021"
+kind = "paper"
+title = "Quarn: Layers Split Across GPUs for Attention Models"
+url = "https://example.org/q"
+year = 2021
+tags = ["pipeline-parallelism"]
+note = "Splits attention and MLP layers across GPUs in pipeline stages."
+"#;
+    let fixture = Fixture::with_files(&[("tags.toml", common::TAGS), ("z.toml", files)]);
+    let query = "how does Zorblat split attention and MLP layers across GPUs";
+    assert_eq!(search_ids(&fixture, &[query])[0], "zorblat-lm");
+    fixture
+        .cmd()
+        .args(["search", "--explain", "-n", "1", query])
+        .run()
+        .success()
+        .stdout_has("the name of zorblat-lm");
+}
+
+#[test]
 fn a_half_remembered_title_finds_its_work_above_works_tagged_with_its_words() {
     let files = r#"[section]
 name = "Frobnication"

@@ -401,7 +401,8 @@ impl Compilation<'_> {
                     && !mixed_case(run[i])
                     && wordnik_list::word_exists(&typed);
                 if !english_among_others {
-                    return self.name_works(&typed, 1.0, clauses);
+                    return self.name_works(&typed, 1.0, clauses)
+                        || (len == 1 && self.name_works_by_head(&typed, clauses));
                 }
                 // An English word names a work when the work holds the other
                 // words ("chimera pipeline"), not when they ask something of
@@ -478,6 +479,23 @@ impl Compilation<'_> {
                 clauses.push((Occur::Should, Labelled::boxed(label, Box::new(query))));
             }
             self.scoring = true;
+        }
+        found
+    }
+
+    /// The works whose name's first word `typed` (squashed) is, when that is
+    /// no English word ("megatron" of "Megatron-LM"), scored as named.
+    fn name_works_by_head(&mut self, typed: &str, clauses: &mut Vec<(Occur, Q)>) -> bool {
+        if wordnik_list::word_exists(typed) {
+            return false;
+        }
+        let cx = self.cx;
+        let mut found = false;
+        for (_, id) in cx.name_heads.iter().filter(|(head, _)| head == typed) {
+            let name = (cx.work_names.iter()).find(|(_, work)| work == id);
+            if let Some((name, _)) = name {
+                found |= self.name_works(&name.clone(), 1.0, clauses);
+            }
         }
         found
     }

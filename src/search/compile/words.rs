@@ -548,17 +548,18 @@ impl Compilation<'_> {
     }
 
     /// The works that hold `tag`, or whose note has every word of `span`,
-    /// the words that named it: a curated note saying "fills pipeline
-    /// bubbles" holds what "pipeline bubbles" asks for, though the work is
-    /// tagged for its other technique. Words, not a phrase, so that the
-    /// clause stays a conjunction of terms.
+    /// the words that named it, when they are two or more: a curated note
+    /// saying "fills pipeline bubbles" holds what "pipeline bubbles" asks
+    /// for, though the work is tagged for its other technique; one word
+    /// ("ZeRO" in "zero bubble") says too little. Words, not a phrase, so
+    /// that the clause stays a conjunction of terms.
     fn holding(&mut self, tag: &str, span: &str) -> Q {
         let f = self.cx.fields;
         let words: Vec<(Occur, Q)> = analysis::terms(&mut self.english, span)
             .iter()
             .map(|term| (Occur::Must, term_query(f.note, term)))
             .collect();
-        if words.is_empty() {
+        if words.len() < 2 {
             return filters::holding_tag(f, tag);
         }
         Box::new(BooleanQuery::new(vec![

@@ -122,9 +122,9 @@ const FIFTEENTH_FLOOR: f64 = 0.91;
 /// The same format: the sixteenth blind set.
 const SIXTEENTH: &str = include_str!("fixtures/relevance-sixteenth.txt");
 
-/// The sixteenth set's graded nDCG@10 may not fall below this (0.891
-/// before it was tuned on).
-const SIXTEENTH_FLOOR: f64 = 0.88;
+/// The sixteenth set's graded nDCG@10 may not fall below this (0.903 now;
+/// 0.891 before it was tuned on).
+const SIXTEENTH_FLOOR: f64 = 0.89;
 
 /// The held-out half's graded nDCG@10 may not fall below this, overall or
 /// (by `KIND_FLOOR`) for any kind: set a little under the measured values.

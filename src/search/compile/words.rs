@@ -483,9 +483,12 @@ impl Compilation<'_> {
         found
     }
 
-    /// The works whose name's first word `typed` (squashed) is, when that is
-    /// no English word ("megatron" of "Megatron-LM"), scored as named.
+    /// The works whose name is `typed` (squashed) and a short suffix
+    /// ("megatron" of "Megatron-LM"), scored as named, when `typed` is no
+    /// English word. Not the first of two words ("zorp" of "Zorp
+    /// Wobbling"): that may be any word of the field.
     fn name_works_by_head(&mut self, typed: &str, clauses: &mut Vec<(Occur, Q)>) -> bool {
+        const SUFFIX: usize = 3;
         if wordnik_list::word_exists(typed) {
             return false;
         }
@@ -493,8 +496,8 @@ impl Compilation<'_> {
         let mut found = false;
         for (_, id) in cx.name_heads.iter().filter(|(head, _)| head == typed) {
             let name = (cx.work_names.iter()).find(|(_, work)| work == id);
-            if let Some((name, _)) = name {
-                found |= self.name_works(&name.clone(), 1.0, clauses);
+            if let Some((name, _)) = name.filter(|(name, _)| name.len() <= typed.len() + SUFFIX) {
+                found |= self.name_works(name, 1.0, clauses);
             }
         }
         found

@@ -21,6 +21,7 @@ use tantivy::tokenizer::TextAnalyzer;
 pub use spelling::repair_spelling;
 
 use super::boosts::Boosts;
+use super::intent;
 use super::query::Node;
 use super::scaled::{Factor, Scaled};
 use super::seek_union::SeekUnion;
@@ -149,7 +150,7 @@ pub struct Compiled {
 }
 
 pub fn compile(cx: &Context<'_>, tree: &Node, mode: Mode) -> Result<Compiled, Error> {
-    let code_asked = crate::search::intent::of(tree).contains(&crate::search::intent::Intent::Code);
+    let code_asked = intent::of(tree).contains(&intent::Intent::Code);
     let mut compilation = Compilation::new(cx, mode, negation::asked(cx, tree), code_asked);
     let query = compilation.node(tree)?;
     Ok(Compiled {

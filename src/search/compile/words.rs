@@ -436,27 +436,29 @@ impl Compilation<'_> {
     }
 
     /// Whether the work `id` has each content word of `words` in its title,
-    /// note or tag labels.
+    /// note or tag labels: one count of the work with all of them.
     fn holds_words(&mut self, id: &str, words: &[&str]) -> bool {
         let f = self.cx.fields;
         let content: Vec<String> = (words.iter())
             .flat_map(|w| analysis::terms(&mut self.content, w))
             .collect();
-        content.iter().all(|word| {
+        let mut all = vec![(Occur::Must, id_query(f, id))];
+        for word in &content {
             let terms = analysis::terms(&mut self.english, word);
             let Some(term) = terms.first() else {
-                return true;
+                continue;
             };
             let anywhere = [f.title, f.note, f.tag_text]
                 .into_iter()
                 .map(|field| (Occur::Should, term_query(field, term)))
                 .collect();
-            let query = BooleanQuery::new(vec![
-                (Occur::Must, id_query(f, id)),
-                (Occur::Must, Box::new(BooleanQuery::new(anywhere)) as Q),
-            ]);
-            tantivy::query::Query::count(&query, self.cx.searcher).is_ok_and(|n| n > 0)
-        })
+            all.push((Occur::Must, Box::new(BooleanQuery::new(anywhere)) as Q));
+        }
+        if all.len() == 1 {
+            return true;
+        }
+        let query = BooleanQuery::new(all);
+        tantivy::query::Query::count(&query, self.cx.searcher).is_ok_and(|n| n > 0)
     }
 
     /// Scores the works named `typed` (squashed), at `share` of a name's

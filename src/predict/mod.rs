@@ -211,6 +211,11 @@ impl Predictor {
         if !record.tags.is_empty() {
             return Vec::new();
         }
+        if self.method == Method::Vocabulary {
+            // The baseline, which only the evaluation runs.
+            let probabilities = self.probabilities(text_parts(record));
+            return above(&probabilities, &self.tags, self.threshold);
+        }
         SCRATCH.with_borrow_mut(|scratch| {
             let Scratch {
                 analyzed,
@@ -219,16 +224,7 @@ impl Predictor {
             } = scratch;
             self.model.table.analyze_into(text_parts(record), analyzed);
             confident.clear();
-            match self.method {
-                Method::Vocabulary => confident.extend(
-                    (analyzed.named.iter())
-                        .map(|&slot| (slot, 1.0))
-                        .filter(|&(_, p)| p >= self.threshold),
-                ),
-                Method::Words | Method::Combined => {
-                    (self.model).confident_into(analyzed, self.threshold, scores, confident)
-                }
-            }
+            (self.model).confident_into(analyzed, self.threshold, scores, confident);
             ranked(confident, &self.tags)
         })
     }

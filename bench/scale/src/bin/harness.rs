@@ -30,7 +30,8 @@ fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.first().map(String::as_str) {
         Some("fts5-build") => fts5_build(Path::new(&args[1]), Path::new(&args[2])),
-        Some("tantivy-build") => tantivy_build(Path::new(&args[1]), Path::new(&args[2])),
+        Some("tantivy-build") => tantivy_build(Path::new(&args[1]), Path::new(&args[2]), false),
+        Some("tantivy-build-stored") => tantivy_build(Path::new(&args[1]), Path::new(&args[2]), true),
         _ => {
             let records: u64 = args.first().and_then(|a| a.parse().ok()).unwrap_or(100_000);
             let seed: u64 = args.get(1).and_then(|a| a.parse().ok()).unwrap_or(42);
@@ -121,7 +122,8 @@ fn run(records: u64, seed: u64) {
     let ours = work.join("distml");
     let raw = work.join("tantivy");
     let catalog = root.join("catalog");
-    let (mut ours_builds, mut raw_builds) = (Vec::new(), Vec::new());
+    let stored = work.join("tantivy-stored");
+    let (mut ours_builds, mut raw_builds, mut stored_builds) = (Vec::new(), Vec::new(), Vec::new());
     for round in 1..=IMPORTS {
         eprintln!("distml-search import ({round} of {IMPORTS})...");
         let _ = std::fs::remove_dir_all(&ours);
@@ -136,9 +138,16 @@ fn run(records: u64, seed: u64) {
         let mut cmd = Command::new(&this);
         cmd.arg("tantivy-build").arg(&corpus).arg(&raw);
         raw_builds.push(measured(cmd));
+
+        eprintln!("minimal tantivy build storing abstracts ({round} of {IMPORTS})...");
+        let _ = std::fs::remove_dir_all(&stored);
+        let mut cmd = Command::new(&this);
+        cmd.arg("tantivy-build-stored").arg(&corpus).arg(&stored);
+        stored_builds.push(measured(cmd));
     }
     let (ours_time, ours_rss) = median_build(&mut ours_builds);
     let (raw_time, raw_rss) = median_build(&mut raw_builds);
+    let (stored_time, _) = median_build(&mut stored_builds);
 
     eprintln!("SQLite FTS5 build...");
     let db = work.join("fts5.sqlite");
@@ -214,7 +223,7 @@ fn run(records: u64, seed: u64) {
     let cold50 = percentile(&mut cold, 0.5);
     println!("corpus: {records} records, seed {seed}, {:.0} MB of JSON Lines; imports: medians of {IMPORTS}, alternated with the minimal program's; {} queries x {RUNS} alternating rounds after a warm-up", mb(&corpus), QUERIES.len());
     let runs = |builds: &[(Duration, f64)]| builds.iter().map(|b| format!("{:.1}", b.0.as_secs_f64())).collect::<Vec<_>>().join(", ");
-    println!("import runs, s, fastest first: distml-search {}; minimal tantivy {}", runs(&ours_builds), runs(&raw_builds));
+    println!("import runs, s, fastest first: distml-search {}; minimal tantivy {}; minimal tantivy storing abstracts {}", runs(&ours_builds), runs(&raw_builds), runs(&stored_builds));
     println!();
     println!("| | distml-search | minimal tantivy | SQLite FTS5 |");
     println!("|---|---|---|---|");
@@ -228,6 +237,10 @@ fn run(records: u64, seed: u64) {
     println!();
     println!("ratios: indexing distml/tantivy {:.2}x (target >= 0.8); warm p50 distml/tantivy {:.2}x (target <= 1.5), against its parallel search {:.2}x; FTS5/distml p50 {:.1}x (target >= 20)",
         per_sec(ours_time) / per_sec(raw_time), o50 / r50, o50 / p50, f50 / o50);
+    // What storing the abstracts (which distml-search shows and rebuilds
+    // from) costs any program, apart from the rest of its features.
+    println!("indexing distml/tantivy storing abstracts too {:.2}x ({:.1} s, index {:.0} MB)",
+        per_sec(ours_time) / per_sec(stored_time), stored_time.as_secs_f64(), mb(&stored));
 }
 
 struct Doc {
@@ -268,13 +281,14 @@ fn fts5_build(corpus: &Path, db: &Path) {
 }
 
 /// The engine's floor: three text fields (and the year), default tokenizer,
-/// default writer.
-fn tantivy_build(corpus: &Path, dir: &Path) {
+/// default writer. With `store_abstracts`, the abstracts are stored too, as
+/// a program that shows them (in snippets, in `show`) must.
+fn tantivy_build(corpus: &Path, dir: &Path, store_abstracts: bool) {
     use tantivy::schema::{FAST, INDEXED, STORED, Schema, TEXT};
     std::fs::create_dir_all(dir).unwrap();
     let mut builder = Schema::builder();
     let title = builder.add_text_field("title", TEXT | STORED);
-    let abstract_field = builder.add_text_field("abstract", TEXT);
+    let abstract_field = builder.add_text_field("abstract", if store_abstracts { TEXT | STORED } else { TEXT });
     let authors = builder.add_text_field("authors", TEXT);
     // The year, for the queries that filter on it, as the other engines do.
     let year = builder.add_i64_field("year", INDEXED | FAST);

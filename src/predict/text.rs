@@ -169,9 +169,11 @@ impl Tally {
         *count += 1;
     }
 
-    /// Each id counted and its count, by id, into `out`; empties the tally.
+    /// Each id counted and its count, in the order first counted, into
+    /// `out`; empties the tally. That order follows from the text as surely
+    /// as the ids' would, without a sort for each of a million records (a
+    /// tenth of a prediction).
     fn drain_into(&mut self, out: &mut Vec<(u32, f32)>) {
-        self.touched.sort_unstable();
         for id in self.touched.drain(..) {
             let count = std::mem::take(&mut self.counts[id as usize]);
             out.push((id, count as f32));
@@ -228,7 +230,7 @@ type NameRest = (Box<[u32]>, usize);
 /// What a text is made of, for the model.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub(super) struct Analyzed {
-    /// (feature id, count), by id.
+    /// (feature id, count), in the order the text first has each.
     pub(super) counts: Vec<(u32, f32)>,
     /// Slots of the tags a name of which the text holds, by slot, once each.
     pub(super) named: Vec<usize>,
@@ -463,7 +465,7 @@ mod tests {
         let table = TermTable::new(vec!["blorp".into(), "shard".into()], &vocabulary(), &tags);
         let analyzed = table.analyze(["Sharded blorps, and more blorps", "caching zint"]);
         // "sharded" and "blorps" are the features shard and blorp.
-        assert_eq!(analyzed.counts, [(0, 2.0), (1, 1.0)]);
+        assert_eq!(analyzed.counts, [(1, 1.0), (0, 2.0)]);
         assert_eq!(analyzed.named, [0], "zint caching is split, not named");
         let analyzed = table.analyze(["the ZC of zint Caching"]);
         assert_eq!(analyzed.named, [1]);

@@ -2189,6 +2189,34 @@ fn a_query_that_asks_for_code_ranks_the_project_above_its_paper() {
         .stdout_has("×1.30 a project, and the query asks for code");
 }
 
+#[test]
+fn a_misspelt_ask_for_code_ranks_the_project_first_as_the_word_would() {
+    // "library" is a word of the index (the typo dictionary's), so that
+    // "libary" is repaired to it.
+    let other = r#"
+[[entry]]
+id = "quorble-2020"
+kind = "paper"
+title = "Quorble"
+url = "https://example.org/quorble"
+year = 2020
+tags = ["pipeline-parallelism"]
+note = "A pretend library of stage plans."
+"#;
+    let works = format!("{PAPER_AND_CODE}{other}");
+    let fixture = Fixture::with_files(&[("tags.toml", TAGS), ("works.toml", &works)]);
+    for query in [
+        "pretend model states library",
+        "pretend model states libary",
+    ] {
+        let ids = search_ids(&fixture, &[query]);
+        assert_eq!(ids[..2], ["glorpshard", "glorpshard-2022"], "{query}");
+    }
+    search(&fixture, &["--explain", "pretend model states libary"])
+        .success()
+        .stdout_has("×1.30 a project, and the query asks for code");
+}
+
 /// One work uses a technique that no work is about; another only has the
 /// technique's other name in its words.
 const ONLY_USED: &str = r#"[section]

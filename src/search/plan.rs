@@ -4,6 +4,7 @@
 
 use super::compile::{Compiled, Context, Mode, compile, repair_spelling};
 use super::facets;
+use super::intent::{self, Intent};
 use super::query::{self, Node};
 use super::{Rewrites, SearchRequest};
 use crate::error::Error;
@@ -19,6 +20,10 @@ pub struct Plan {
     /// Repairs of the syntax (an unclosed quote, a cut query).
     pub notes: Vec<String>,
     pub exact: Compiled,
+    /// What the query asks about (see `intent`), read from the tree it was
+    /// compiled from, spelling repaired: "libary" asks for code as
+    /// "library" does, in ranking as in compiling.
+    pub intents: Vec<Intent>,
     /// The query compiled for ranking in two phases, when that applies.
     pub parts: Option<Parts>,
     /// The query compiled to count its matches, when they are counted and
@@ -75,6 +80,7 @@ pub fn plan(cx: &Context<'_>, request: &SearchRequest<'_>, counted: bool) -> Res
         exclusions: std::mem::take(&mut exact.exclusions),
     };
     Ok(Plan {
+        intents: intent::of(&repaired),
         root,
         notes,
         exact,

@@ -10,3 +10,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo run --release --quiet --example tags -- "${1:-catalog}"
+# The same predictor on records with abstracts: the fictional stream, whose
+# tags were written blind to it (tests/fixtures/stream/tags.tsv).
+cargo run --release --quiet --example stream_tags -- "${1:-catalog}"

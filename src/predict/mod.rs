@@ -50,10 +50,15 @@ fn tag_ids(catalog: &Catalog) -> Vec<String> {
 }
 
 fn abstract_start(text: &str) -> &str {
-    if text.len() <= ABSTRACT_BYTES {
+    cut_after_word(text, ABSTRACT_BYTES)
+}
+
+/// At most the first `bytes` of `text`, cut after a word.
+pub fn cut_after_word(text: &str, bytes: usize) -> &str {
+    if text.len() <= bytes {
         return text;
     }
-    let mut end = ABSTRACT_BYTES;
+    let mut end = bytes;
     while !text.is_char_boundary(end) {
         end -= 1;
     }

@@ -13,6 +13,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use distml_search::catalog::load_dir;
+use distml_search::model::Record;
 use distml_search::model::metadata::Cache;
 use distml_search::predict::evaluate::Counts;
 use distml_search::predict::{ABSTRACT_BYTES, Predictor, cut_after_word};
@@ -31,14 +32,13 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .lines()
         .map(|line| parse_line(line).map(|r| r.into_record()))
         .collect::<Result<_, _>>()?;
-    let untagged = records
-        .iter()
-        .filter(|r| {
-            labels
-                .get(r.arxiv.as_deref().unwrap_or_default())
-                .is_none_or(Vec::is_empty)
-        })
-        .count();
+    let no_tags = Vec::new();
+    let truth = |record: &Record| {
+        labels
+            .get(record.arxiv.as_deref().unwrap_or_default())
+            .unwrap_or(&no_tags)
+    };
+    let untagged = records.iter().filter(|r| truth(r).is_empty()).count();
     println!(
         "{} records, {} with tags written blind ({} tags), {untagged} without",
         records.len(),
@@ -64,10 +64,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 .into_iter()
                 .map(|p| p.tag)
                 .collect();
-            let truth = labels
-                .get(record.arxiv.as_deref().unwrap_or_default())
-                .cloned()
-                .unwrap_or_default();
+            let truth = truth(record);
             if truth.is_empty() && !predicted.is_empty() {
                 false_alarms += 1;
             }

@@ -50,8 +50,9 @@ pub fn rank<C: Collector>(
     // deeper top-k search costs every query: 1M records, +0.5 ms at p50) or
     // the query asks about training or serving, which may change which
     // result is first.
-    let mut asked = plan.intents.clone();
-    asked.retain(|i| plan.exact.scoring && intent::factor(cx, *i) != 1.0);
+    let asked: Vec<Intent> = (plan.intents.iter().copied())
+        .filter(|&i| plan.exact.scoring && intent::factor(cx, i) != 1.0)
+        .collect();
     let with_feedback = plan.exact.scoring
         && feedback::applies(&plan.root, cx.boosts.feedback)
         && (!asked.is_empty() || feedback::leads(cx.searcher, &top)?);

@@ -43,8 +43,12 @@ pub fn rank<C: Collector>(
     // One more than asked tells whether there are more, without counting
     // every match (which would defeat tantivy's top-k pruning).
     let wanted = request.limit.max(1) + 1;
-    let (mut top, mut ranking, fruit) = top_docs_and(cx, plan, request.exhaustive, wanted, also)?;
-    let mut fetched = wanted;
+    let mut fetched = if pool_costs_nothing_more(cx, plan) {
+        wanted.max(feedback::POOL)
+    } else {
+        wanted
+    };
+    let (mut top, mut ranking, fruit) = top_docs_and(cx, plan, request.exhaustive, fetched, also)?;
     // Feedback reorders a deeper pool, fetched only when the first result
     // gives any (on an index of imported records it seldom does, and a
     // deeper top-k search costs every query: 1M records, +0.5 ms at p50) or
@@ -95,6 +99,20 @@ pub fn rank<C: Collector>(
         intents,
     };
     Ok((ranked, fruit))
+}
+
+/// Whether fetching feedback's pool costs about what fetching the results
+/// shown does, so that it is fetched at once rather than after them (a
+/// second search). On a large index, a query with phrases or filters
+/// either walks every match or pays mostly for walking its phrases' matches
+/// (see `two_phase`), however deep; feedback would reorder a pool of it.
+/// Only on a large index: on a small one, which results show among ties
+/// depends on how many were fetched (see `rank`).
+fn pool_costs_nothing_more(cx: &Context<'_>, plan: &Plan) -> bool {
+    cx.large_index()
+        && plan.exact.scoring
+        && (plan.exact.phrases || plan.exact.filtered)
+        && feedback::applies(&plan.root, cx.boosts.feedback)
 }
 
 /// [`top_docs`], and `also` run on every match: in the same pass when the

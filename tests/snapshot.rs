@@ -881,6 +881,21 @@ fn large_indexes_rank_candidates_as_exhaustive_search_does() {
 }
 
 #[test]
+fn words_of_catalog_entries_rank_on_a_large_index_as_exhaustive_search_does() {
+    // Each is held by a few catalog entries, whose best scores every
+    // segment's pruning starts from, and by imported titles or not.
+    let fixture = large();
+    for query in ["fable", "invented", "phantom", "memory", "training", "FICT"] {
+        for limit in ["1", "2", "3"] {
+            let fast = scored(fixture, &["-n", limit, query]);
+            let exact = scored(fixture, &["-n", limit, "--exhaustive", query]);
+            assert!(!fast.is_empty(), "{query}");
+            assert_eq!(fast, exact, "{query} -n {limit}");
+        }
+    }
+}
+
+#[test]
 fn random_queries_rank_as_exhaustive_search_does_and_most_use_candidates() {
     // Queries drawn at random from the words, technique names and
     // operators of the corpus.

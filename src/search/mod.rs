@@ -16,6 +16,7 @@ mod plan;
 pub mod query;
 mod rank;
 mod scaled;
+mod seeded;
 mod seek_union;
 mod similar;
 mod snippets;

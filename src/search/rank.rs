@@ -11,6 +11,7 @@ use super::feedback::{self, Feedback};
 use super::intent::{self, Intent};
 use super::listing::listing;
 use super::plan::Plan;
+use super::seeded;
 use super::two_phase::{self, Ranking};
 use crate::error::Error;
 
@@ -178,6 +179,11 @@ fn top_docs(
             };
             two_phase::top_docs(cx.statistics, &parts, n)
         }
+        // Term clauses only, pruned: from the catalog's best on a large index.
+        None if !exhaustive && cx.large_index() => Ok((
+            seeded::top_docs(cx.statistics, cx.fields, exact, n)?,
+            Ranking::Exhaustive,
+        )),
         _ => {
             let top = (cx.statistics).search(exact, &TopDocs::with_limit(n).order_by_score())?;
             Ok((rescored(cx, plan, top)?, Ranking::Exhaustive))

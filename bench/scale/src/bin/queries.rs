@@ -32,6 +32,7 @@ fn main() {
         outcome.hits.into_iter().map(|h| h.record.id).collect()
     };
     println!("  median  exhaustive  same top 10  query");
+    let mut medians = Vec::new();
     for (query, ..) in QUERIES.iter().filter(|(q, ..)| q.contains(only)) {
         let median = |exhaustive: bool| {
             let mut times: Vec<f64> = (0..=runs)
@@ -48,6 +49,14 @@ fn main() {
         let (fast, exact) = (ids(false, query), ids(true, query));
         let shared = fast.iter().filter(|id| exact.contains(id)).count();
         let order = if fast == exact { "same order" } else { "" };
-        println!("{:8.3} {:8.3} ms  {shared:2}/{:<2} {order:10}  {query}", median(false), median(true), exact.len());
+        let fast_median = median(false);
+        medians.push(fast_median);
+        println!("{fast_median:8.3} {:8.3} ms  {shared:2}/{:<2} {order:10}  {query}", median(true), exact.len());
+    }
+    // One figure for comparing two builds run side by side.
+    let sum: f64 = medians.iter().sum();
+    medians.sort_by(f64::total_cmp);
+    if let Some(middle) = medians.get(medians.len() / 2) {
+        println!("{} queries: medians sum to {sum:.1} ms; their median {middle:.3} ms", medians.len());
     }
 }

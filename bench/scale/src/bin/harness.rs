@@ -32,6 +32,7 @@ fn main() {
         Some("fts5-build") => fts5_build(Path::new(&args[1]), Path::new(&args[2])),
         Some("tantivy-build") => tantivy_build(Path::new(&args[1]), Path::new(&args[2]), false),
         Some("tantivy-build-stored") => tantivy_build(Path::new(&args[1]), Path::new(&args[2]), true),
+        Some("warm") => warm(),
         _ => {
             let records: u64 = args.first().and_then(|a| a.parse().ok()).unwrap_or(100_000);
             let seed: u64 = args.get(1).and_then(|a| a.parse().ok()).unwrap_or(42);
@@ -263,6 +264,31 @@ fn docs(corpus: &Path, mut each: impl FnMut(Doc)) {
             .unwrap_or(0);
         each(Doc { title: text("title"), abstract_text: text("abstract"), authors: text("authors"), year });
     }
+}
+
+/// Only the warm queries, on the indexes the last full run left in
+/// `target/scale`: for comparing two builds' searches without importing.
+fn warm() {
+    let work = root().join("target/scale");
+    let open = IndexDir::new(work.join("distml/index")).open().unwrap().expect("run the harness once first");
+    let (catalog, _) = load_dir(&root().join("catalog")).unwrap();
+    let ours_query = |i: usize| {
+        let request = SearchRequest { query: QUERIES[i].0, filters: vec![], limit: 10, explain: None, exhaustive: false };
+        let _ = search(&open, &catalog, &request, Boosts::default());
+    };
+    let raw = work.join("tantivy");
+    let [mut ours, mut single, mut parallel] = timed_together([Box::new(ours_query), raw_queries(&raw, false), raw_queries(&raw, true)]);
+    println!("| query | distml-search p50, ms | minimal tantivy p50, ms | minimal tantivy, parallel search, p50, ms |");
+    println!("|---|---|---|---|");
+    for (i, (query, ..)) in QUERIES.iter().enumerate() {
+        let median = |times: &[Duration]| {
+            let mut mine: Vec<Duration> = times.iter().skip(i).step_by(QUERIES.len()).copied().collect();
+            percentile(&mut mine, 0.5)
+        };
+        println!("| `{query}` | {:.2} | {:.2} | {:.2} |", median(&ours), median(&single), median(&parallel));
+    }
+    let (o50, r50, p50) = (percentile(&mut ours, 0.5), percentile(&mut single, 0.5), percentile(&mut parallel, 0.5));
+    println!("warm p50: distml-search {o50:.2} ms, minimal tantivy {r50:.2} ms (parallel search {p50:.2}): {:.2}x (target <= 1.5), {:.2}x against its parallel search", o50 / r50, o50 / p50);
 }
 
 /// SQLite FTS5 as a user would set it up: porter stemming, bm25 with the

@@ -71,6 +71,13 @@ fn percentile(times: &mut [Duration], p: f64) -> f64 {
     times[i].as_secs_f64() * 1000.0
 }
 
+/// The median of query `i`'s times, of times taken a round of every query
+/// after another.
+fn query_median(times: &[Duration], i: usize) -> f64 {
+    let mut mine: Vec<Duration> = times.iter().skip(i).step_by(QUERIES.len()).copied().collect();
+    percentile(&mut mine, 0.5)
+}
+
 /// The median import time, and the highest peak RSS of all imports.
 fn median_build(builds: &mut [(Duration, f64)]) -> (Duration, f64) {
     let rss = builds.iter().map(|b| b.1).fold(0.0, f64::max);
@@ -207,10 +214,7 @@ fn run(records: u64, seed: u64) {
     println!("| query | distml-search p50, ms | minimal tantivy p50, ms | minimal tantivy, parallel search, p50, ms | SQLite FTS5 p50, ms |");
     println!("|---|---|---|---|---|");
     for (i, (query, ..)) in QUERIES.iter().enumerate() {
-        let median = |times: &[Duration]| {
-            let mut mine: Vec<Duration> = times.iter().skip(i).step_by(QUERIES.len()).copied().collect();
-            percentile(&mut mine, 0.5)
-        };
+        let median = |times: &[Duration]| query_median(times, i);
         println!("| `{query}` | {:.2} | {:.2} | {:.2} | {:.2} |", median(&ours_times), median(&raw_times), median(&raw_parallel_times), median(&fts_times));
     }
     println!();
@@ -281,10 +285,7 @@ fn warm() {
     println!("| query | distml-search p50, ms | minimal tantivy p50, ms | minimal tantivy, parallel search, p50, ms |");
     println!("|---|---|---|---|");
     for (i, (query, ..)) in QUERIES.iter().enumerate() {
-        let median = |times: &[Duration]| {
-            let mut mine: Vec<Duration> = times.iter().skip(i).step_by(QUERIES.len()).copied().collect();
-            percentile(&mut mine, 0.5)
-        };
+        let median = |times: &[Duration]| query_median(times, i);
         println!("| `{query}` | {:.2} | {:.2} | {:.2} |", median(&ours), median(&single), median(&parallel));
     }
     let (o50, r50, p50) = (percentile(&mut ours, 0.5), percentile(&mut single, 0.5), percentile(&mut parallel, 0.5));

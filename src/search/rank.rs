@@ -44,7 +44,8 @@ pub fn rank<C: Collector>(
     // One more than asked tells whether there are more, without counting
     // every match (which would defeat tantivy's top-k pruning).
     let wanted = request.limit.max(1) + 1;
-    let mut fetched = if pool_costs_nothing_more(cx, plan) {
+    let feedback_applies = plan.exact.scoring && feedback::applies(&plan.root, cx.boosts.feedback);
+    let mut fetched = if feedback_applies && pool_costs_nothing_more(cx, plan) {
         wanted.max(feedback::POOL)
     } else {
         wanted
@@ -58,9 +59,8 @@ pub fn rank<C: Collector>(
     let asked: Vec<Intent> = (plan.intents.iter().copied())
         .filter(|&i| plan.exact.scoring && intent::factor(cx, i) != 1.0)
         .collect();
-    let with_feedback = plan.exact.scoring
-        && feedback::applies(&plan.root, cx.boosts.feedback)
-        && (!asked.is_empty() || feedback::leads(cx.searcher, &top)?);
+    let with_feedback =
+        feedback_applies && (!asked.is_empty() || feedback::leads(cx.searcher, &top)?);
     if (with_feedback || !asked.is_empty()) && top.len() == fetched && fetched < feedback::POOL {
         fetched = feedback::POOL;
         (top, ranking) = top_docs(cx, plan, request.exhaustive, fetched)?;
@@ -103,17 +103,14 @@ pub fn rank<C: Collector>(
 }
 
 /// Whether fetching feedback's pool costs about what fetching the results
-/// shown does, so that it is fetched at once rather than after them (a
-/// second search). On a large index, a query with phrases or filters
-/// either walks every match or pays mostly for walking its phrases' matches
-/// (see `two_phase`), however deep; feedback would reorder a pool of it.
-/// Only on a large index: on a small one, which results show among ties
-/// depends on how many were fetched (see `rank`).
+/// shown does, so that, when feedback applies, it is fetched at once rather
+/// than after them (a second search). On a large index, a query with
+/// phrases or filters either walks every match or pays mostly for walking
+/// its phrases' matches (see `two_phase`), however deep. Only on a large
+/// index: on a small one, which results show among ties depends on how
+/// many were fetched (see `rank`).
 fn pool_costs_nothing_more(cx: &Context<'_>, plan: &Plan) -> bool {
-    cx.large_index()
-        && plan.exact.scoring
-        && (plan.exact.phrases || plan.exact.filtered)
-        && feedback::applies(&plan.root, cx.boosts.feedback)
+    cx.large_index() && (plan.exact.phrases || plan.exact.filtered)
 }
 
 /// [`top_docs`], and `also` run on every match: in the same pass when the
@@ -179,7 +176,8 @@ fn top_docs(
             };
             two_phase::top_docs(cx.statistics, &parts, n)
         }
-        // Term clauses only, pruned: from the catalog's best on a large index.
+        // Not in two phases, on a large index: pruned (where tantivy can)
+        // from the catalog's best.
         None if !exhaustive && cx.large_index() => Ok((
             seeded::top_docs(cx.statistics, cx.fields, exact, n)?,
             Ranking::Exhaustive,

@@ -44,7 +44,7 @@ pub fn top_docs(
         ),
     ]);
     let seeds = stats.search(&in_catalog, &TopDocs::with_limit(limit).order_by_score())?;
-    let floor = match seeds.get(limit.saturating_sub(1)) {
+    let floor = match seeds.last() {
         Some(&(score, _)) if seeds.len() == limit && score > 0.0 => score * (1.0 - FLOOR_MARGIN),
         _ => Score::MIN,
     };
@@ -59,12 +59,14 @@ struct Above {
 
 impl Collector for Above {
     type Fruit = Vec<(Score, DocAddress)>;
-    type Child = AboveSegment;
+    type Child = Best;
 
-    fn for_segment(&self, segment_ord: u32, _: &SegmentReader) -> tantivy::Result<AboveSegment> {
-        Ok(AboveSegment {
-            best: Best::new(self.limit, self.floor),
+    fn for_segment(&self, segment_ord: u32, _: &SegmentReader) -> tantivy::Result<Best> {
+        Ok(Best {
+            limit: self.limit,
+            floor: self.floor,
             segment_ord,
+            heap: BinaryHeap::with_capacity(self.limit + 1),
         })
     }
 
@@ -86,7 +88,7 @@ impl Collector for Above {
         segment_ord: u32,
         reader: &SegmentReader,
     ) -> tantivy::Result<Self::Fruit> {
-        let mut best = Best::new(self.limit, self.floor);
+        let mut best = self.for_segment(segment_ord, reader)?;
         let alive = reader.alive_bitset();
         weight.for_each_pruning(self.floor, reader, &mut |doc, score| {
             if !alive.is_some_and(|a| a.is_deleted(doc)) {
@@ -94,46 +96,37 @@ impl Collector for Above {
             }
             best.bar()
         })?;
-        Ok(best.into_addresses(segment_ord))
+        Ok(best.harvest())
     }
 }
 
-/// Only for collectors that cannot prune; `collect_segment` does the work.
-struct AboveSegment {
-    best: Best,
+/// A segment's best documents so far, the worst on top. Collecting
+/// unpruned (`collect`) is only tantivy's default way; `collect_segment`
+/// prunes.
+struct Best {
+    limit: usize,
+    floor: Score,
     segment_ord: u32,
+    heap: BinaryHeap<Reverse<Entry>>,
 }
 
-impl SegmentCollector for AboveSegment {
+impl SegmentCollector for Best {
     type Fruit = Vec<(Score, DocAddress)>;
 
     fn collect(&mut self, doc: DocId, score: Score) {
-        if score > self.best.bar() {
-            self.best.push(score, doc);
+        if score > self.bar() {
+            self.push(score, doc);
         }
     }
 
     fn harvest(self) -> Self::Fruit {
-        self.best.into_addresses(self.segment_ord)
+        (self.heap.into_iter())
+            .map(|Reverse(e)| (e.score, DocAddress::new(self.segment_ord, e.doc)))
+            .collect()
     }
-}
-
-/// A segment's best documents so far, the worst on top.
-struct Best {
-    limit: usize,
-    floor: Score,
-    heap: BinaryHeap<Reverse<Entry>>,
 }
 
 impl Best {
-    fn new(limit: usize, floor: Score) -> Best {
-        Best {
-            limit,
-            floor,
-            heap: BinaryHeap::with_capacity(limit + 1),
-        }
-    }
-
     fn push(&mut self, score: Score, doc: DocId) {
         self.heap.push(Reverse(Entry { score, doc }));
         if self.heap.len() > self.limit {
@@ -147,12 +140,6 @@ impl Best {
             Some(Reverse(worst)) if self.heap.len() == self.limit => worst.score.max(self.floor),
             _ => self.floor,
         }
-    }
-
-    fn into_addresses(self, segment_ord: u32) -> Vec<(Score, DocAddress)> {
-        (self.heap.into_iter())
-            .map(|Reverse(e)| (e.score, DocAddress::new(segment_ord, e.doc)))
-            .collect()
     }
 }
 

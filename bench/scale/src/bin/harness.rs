@@ -165,17 +165,10 @@ fn run(records: u64, seed: u64) {
     let (fts_time, fts_rss) = measured(cmd);
 
     eprintln!("queries...");
-    let dir = IndexDir::new(ours.join("index"));
-    let open = dir.open().unwrap().unwrap();
-    let (catalog_data, _) = load_dir(&catalog).unwrap();
-    let ours_query = |i: usize| {
-        let request = SearchRequest { query: QUERIES[i].0, filters: vec![], limit: 10, explain: None, exhaustive: false };
-        let _ = search(&open, &catalog_data, &request, Boosts::default());
-    };
     // distml-search searches a large index's segments on threads of their
     // own; so does the second variant of the minimal program.
     let [mut ours_times, mut raw_times, mut raw_parallel_times] = timed_together([
-        Box::new(ours_query),
+        distml_queries(&ours.join("index"), &catalog),
         raw_queries(&raw, false),
         raw_queries(&raw, true),
     ]);
@@ -274,14 +267,9 @@ fn docs(corpus: &Path, mut each: impl FnMut(Doc)) {
 /// `target/scale`: for comparing two builds' searches without importing.
 fn warm() {
     let work = root().join("target/scale");
-    let open = IndexDir::new(work.join("distml/index")).open().unwrap().expect("run the harness once first");
-    let (catalog, _) = load_dir(&root().join("catalog")).unwrap();
-    let ours_query = |i: usize| {
-        let request = SearchRequest { query: QUERIES[i].0, filters: vec![], limit: 10, explain: None, exhaustive: false };
-        let _ = search(&open, &catalog, &request, Boosts::default());
-    };
     let raw = work.join("tantivy");
-    let [mut ours, mut single, mut parallel] = timed_together([Box::new(ours_query), raw_queries(&raw, false), raw_queries(&raw, true)]);
+    let [mut ours, mut single, mut parallel] =
+        timed_together([distml_queries(&work.join("distml/index"), &root().join("catalog")), raw_queries(&raw, false), raw_queries(&raw, true)]);
     println!("| query | distml-search p50, ms | minimal tantivy p50, ms | minimal tantivy, parallel search, p50, ms |");
     println!("|---|---|---|---|");
     for (i, (query, ..)) in QUERIES.iter().enumerate() {
@@ -326,6 +314,17 @@ fn tantivy_build(corpus: &Path, dir: &Path, store_abstracts: bool) {
     });
     writer.commit().unwrap();
     writer.wait_merging_threads().unwrap();
+}
+
+/// distml-search's queries on the index in `dir`, with the catalog in
+/// `catalog`, as the CLI runs them (default weights).
+fn distml_queries(dir: &Path, catalog: &Path) -> Box<dyn FnMut(usize)> {
+    let open = IndexDir::new(dir.to_path_buf()).open().unwrap().expect("an index: run the harness once first");
+    let (catalog, _) = load_dir(catalog).unwrap();
+    Box::new(move |i| {
+        let request = SearchRequest { query: QUERIES[i].0, filters: vec![], limit: 10, explain: None, exhaustive: false };
+        let _ = search(&open, &catalog, &request, Boosts::default());
+    })
 }
 
 /// The minimal program's queries, on its default single-threaded searcher or

@@ -128,7 +128,9 @@ impl Record {
         learn(&self.note);
         self.add_tags(&mut doc, fields, vocabulary, &mut learn);
         match predictor {
-            Some(predictor) => add_predicted(&mut doc, fields, &predictor.predict(self)),
+            Some(predictor) => predictor.predict_each(self, |tag, confidence| {
+                add_predicted_tag(&mut doc, fields, tag, confidence);
+            }),
             None => add_predicted(&mut doc, fields, &self.predicted),
         }
         if !self.note.is_empty() {
@@ -307,9 +309,14 @@ pub fn day_number(day: &str) -> Option<i64> {
 #[inline]
 fn add_predicted(doc: &mut TantivyDocument, fields: &Fields, predicted: &[PredictedTag]) {
     for p in predicted {
-        doc.add_text(fields.predicted, &p.tag);
-        doc.add_f64(fields.predicted_confidence, f64::from(p.confidence));
+        add_predicted_tag(doc, fields, &p.tag, p.confidence);
     }
+}
+
+#[inline]
+fn add_predicted_tag(doc: &mut TantivyDocument, fields: &Fields, tag: &str, confidence: f32) {
+    doc.add_text(fields.predicted, tag);
+    doc.add_f64(fields.predicted_confidence, f64::from(confidence));
 }
 
 /// The predicted tags of a stored document, each with its confidence.

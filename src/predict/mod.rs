@@ -213,13 +213,35 @@ impl Predictor {
     /// The tags predicted for `record`, most confident first (ties by id);
     /// none for a record with curated tags.
     pub fn predict(&self, record: &Record) -> Vec<PredictedTag> {
-        if !record.tags.is_empty() {
-            return Vec::new();
-        }
         if self.method == Method::Vocabulary {
+            if !record.tags.is_empty() {
+                return Vec::new();
+            }
             // The baseline, which only the evaluation runs.
             let probabilities = self.probabilities(text_parts(record));
             return above(&probabilities, &self.tags, self.threshold);
+        }
+        let mut predicted = Vec::new();
+        self.predict_each(record, |tag, confidence| {
+            predicted.push(PredictedTag {
+                tag: tag.to_string(),
+                confidence,
+            });
+        });
+        predicted
+    }
+
+    /// [`Predictor::predict`] handed to `each` tag by tag, without a vector
+    /// or a string made for each of an import's million records.
+    pub fn predict_each(&self, record: &Record, mut each: impl FnMut(&str, f32)) {
+        if !record.tags.is_empty() {
+            return;
+        }
+        if self.method == Method::Vocabulary {
+            for tag in self.predict(record) {
+                each(&tag.tag, tag.confidence);
+            }
+            return;
         }
         SCRATCH.with_borrow_mut(|scratch| {
             let Scratch {
@@ -230,7 +252,9 @@ impl Predictor {
             self.model.table.analyze_into(text_parts(record), analyzed);
             confident.clear();
             (self.model).confident_into(analyzed, self.threshold, scores, confident);
-            ranked(confident, &self.tags)
+            for &(slot, confidence) in most_confident(confident, &self.tags) {
+                each(&self.tags[slot], confidence);
+            }
         })
     }
 }
@@ -247,13 +271,18 @@ fn above(probabilities: &[Option<f32>], tags: &[String], threshold: f32) -> Vec<
 /// `confident` (slot in `tags`, probability), most confident first (ties
 /// by id), at most [`MAX_PREDICTED`].
 fn ranked(confident: &mut [(usize, f32)], tags: &[String]) -> Vec<PredictedTag> {
-    confident.sort_by(|a, b| b.1.total_cmp(&a.1).then_with(|| tags[a.0].cmp(&tags[b.0])));
-    (confident.iter().take(MAX_PREDICTED))
+    (most_confident(confident, tags).iter())
         .map(|&(slot, confidence)| PredictedTag {
             tag: tags[slot].clone(),
             confidence,
         })
         .collect()
+}
+
+/// `confident` sorted as [`ranked`] orders it, cut to [`MAX_PREDICTED`].
+fn most_confident<'a>(confident: &'a mut [(usize, f32)], tags: &[String]) -> &'a [(usize, f32)] {
+    confident.sort_by(|a, b| b.1.total_cmp(&a.1).then_with(|| tags[a.0].cmp(&tags[b.0])));
+    &confident[..confident.len().min(MAX_PREDICTED)]
 }
 
 #[cfg(test)]

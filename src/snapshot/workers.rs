@@ -247,8 +247,12 @@ enum Seen {
 /// `2021-03-04` as 20210304; 0 when absent or unreadable, so that any dated
 /// record is newer.
 fn date_order(date: Option<&str>) -> u32 {
-    date.map(|d| d.bytes().filter(u8::is_ascii_digit).collect::<Vec<u8>>())
-        .and_then(|digits| std::str::from_utf8(&digits).ok()?.parse().ok())
+    (date.filter(|d| d.bytes().any(|b| b.is_ascii_digit())))
+        .and_then(|d| {
+            (d.bytes().filter(u8::is_ascii_digit)).try_fold(0u32, |n, b| {
+                n.checked_mul(10)?.checked_add(u32::from(b - b'0'))
+            })
+        })
         .unwrap_or(0)
 }
 
@@ -396,4 +400,18 @@ fn lines(body: &[u8]) -> impl Iterator<Item = &[u8]> {
             start = end + 1;
             line
         })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::date_order;
+
+    #[test]
+    fn an_update_date_orders_as_its_digits_and_an_unreadable_one_as_the_oldest() {
+        assert_eq!(date_order(Some("2021-03-04")), 20210304);
+        assert!(date_order(Some("2021-03-05")) > date_order(Some("2021-03-04")));
+        for unreadable in [None, Some(""), Some("undated"), Some("2021-03-04 12:00:00")] {
+            assert_eq!(date_order(unreadable), 0, "{unreadable:?}");
+        }
+    }
 }

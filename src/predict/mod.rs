@@ -215,14 +215,6 @@ impl Predictor {
     /// The tags predicted for `record`, most confident first (ties by id);
     /// none for a record with curated tags.
     pub fn predict(&self, record: &Record) -> Vec<PredictedTag> {
-        if self.method == Method::Vocabulary {
-            if !record.tags.is_empty() {
-                return Vec::new();
-            }
-            // The baseline, which only the evaluation runs.
-            let probabilities = self.probabilities(text_parts(record));
-            return above(&probabilities, &self.tags, self.threshold);
-        }
         let mut predicted = Vec::new();
         self.predict_each(record, |tag, confidence| {
             predicted.push(PredictedTag {
@@ -240,7 +232,9 @@ impl Predictor {
             return;
         }
         if self.method == Method::Vocabulary {
-            for tag in self.predict(record) {
+            // The baseline, which only the evaluation runs.
+            let probabilities = self.probabilities(text_parts(record));
+            for tag in above(&probabilities, &self.tags, self.threshold) {
                 each(&tag.tag, tag.confidence);
             }
             return;

@@ -261,13 +261,7 @@ fn above(probabilities: &[Option<f32>], tags: &[String], threshold: f32) -> Vec<
     let mut confident: Vec<(usize, f32)> = (probabilities.iter().enumerate())
         .filter_map(|(slot, p)| p.filter(|&p| p >= threshold).map(|p| (slot, p)))
         .collect();
-    ranked(&mut confident, tags)
-}
-
-/// `confident` (slot in `tags`, probability), most confident first (ties
-/// by id), at most [`MAX_PREDICTED`].
-fn ranked(confident: &mut [(usize, f32)], tags: &[String]) -> Vec<PredictedTag> {
-    (most_confident(confident, tags).iter())
+    (most_confident(&mut confident, tags).iter())
         .map(|&(slot, confidence)| PredictedTag {
             tag: tags[slot].clone(),
             confidence,
@@ -275,7 +269,8 @@ fn ranked(confident: &mut [(usize, f32)], tags: &[String]) -> Vec<PredictedTag> 
         .collect()
 }
 
-/// `confident` sorted as [`ranked`] orders it, cut to [`MAX_PREDICTED`].
+/// `confident` (slot in `tags`, probability), most confident first (ties
+/// by id), at most [`MAX_PREDICTED`].
 fn most_confident<'a>(confident: &'a mut [(usize, f32)], tags: &[String]) -> &'a [(usize, f32)] {
     confident.sort_by(|a, b| b.1.total_cmp(&a.1).then_with(|| tags[a.0].cmp(&tags[b.0])));
     &confident[..confident.len().min(MAX_PREDICTED)]

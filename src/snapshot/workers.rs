@@ -247,13 +247,13 @@ enum Seen {
 /// `2021-03-04` as 20210304; 0 when absent or unreadable, so that any dated
 /// record is newer.
 fn date_order(date: Option<&str>) -> u32 {
-    (date.filter(|d| d.bytes().any(|b| b.is_ascii_digit())))
-        .and_then(|d| {
-            (d.bytes().filter(u8::is_ascii_digit)).try_fold(0u32, |n, b| {
-                n.checked_mul(10)?.checked_add(u32::from(b - b'0'))
-            })
+    // No digits fold to 0 too; too many overflow to `None`, then 0.
+    date.and_then(|d| {
+        (d.bytes().filter(u8::is_ascii_digit)).try_fold(0u32, |n, b| {
+            n.checked_mul(10)?.checked_add(u32::from(b - b'0'))
         })
-        .unwrap_or(0)
+    })
+    .unwrap_or(0)
 }
 
 impl Workers<'_> {

@@ -121,9 +121,13 @@ impl Record {
         // in `authors`, which is analyzed alike (and unique names are the
         // costliest terms to write twice).
         let mut dictionary = String::with_capacity(256);
+        // An empty text adds nothing: an imported record, whose note is
+        // empty, would write a lone space to every document.
         let mut learn = |text: &str| {
-            dictionary.push_str(text);
-            dictionary.push(' ');
+            if !text.is_empty() {
+                dictionary.push_str(text);
+                dictionary.push(' ');
+            }
         };
         learn(&self.note);
         self.add_tags(&mut doc, fields, vocabulary, &mut learn);

@@ -158,19 +158,26 @@ fn keeps_something(
     )))
 }
 
-/// The snapshot's bytes, decompressed if it is gzipped, and the progress bar
-/// that counts them as they are read.
+/// The snapshot's bytes, decompressed if it is gzipped, and its progress
+/// bar. A gzipped file's bar counts the compressed bytes as the decoder
+/// reads them; any other input's is moved by the reader (see
+/// [`is_gzipped`]), which then reads straight from the file: a counting
+/// wrapper would have every block zeroed before each read (std's
+/// `read_buf`, which only the standard library's readers override).
 fn open_snapshot(path: &Path) -> Result<(Box<dyn Read>, ProgressBar), Error> {
     let (reader, size) = open(path)?;
     let bar = progress(size);
-    let reader = bar.wrap_read(reader);
-    let is_gz = path.extension().is_some_and(|x| x == "gz");
-    let input: Box<dyn Read> = if is_gz {
+    let input: Box<dyn Read> = if is_gzipped(path) {
+        let reader = bar.wrap_read(reader);
         Box::new(flate2::read::MultiGzDecoder::new(BufReader::new(reader)))
     } else {
-        Box::new(reader)
+        reader
     };
     Ok((input, bar))
+}
+
+pub(super) fn is_gzipped(path: &Path) -> bool {
+    path.extension().is_some_and(|x| x == "gz")
 }
 
 /// What the whole import reads.

@@ -2,6 +2,7 @@
 //! lines, and worker threads parse, filter and index them. What each worker
 //! did comes back as a [`Batch`], which the import adds up.
 
+use std::collections::hash_map::Entry;
 use std::io::Read;
 use std::path::Path;
 use std::sync::Mutex;
@@ -12,7 +13,7 @@ use std::time::Instant;
 
 use indicatif::ProgressBar;
 
-use super::import::{Import, ImportReport};
+use super::import::{Import, ImportReport, is_gzipped};
 use super::record::parse_line;
 use crate::error::Error;
 use crate::index::{Fields, SeenWords};
@@ -134,6 +135,7 @@ fn read_blocks(
     bar: &ProgressBar,
     started: &Instant,
 ) -> Result<(), Error> {
+    let counts_progress = !is_gzipped(path);
     let mut pending: Vec<u8> = Vec::with_capacity(BLOCK_BYTES);
     let mut index = 0;
     // Where the line being read starts in `pending`, and whether the rest
@@ -147,6 +149,9 @@ fn read_blocks(
             .read_to_end(&mut pending)
             .map_err(|e| Error::io(path, e))?;
         report.bytes += read as u64;
+        if counts_progress {
+            bar.inc(read as u64);
+        }
         if let Some(at) = memchr::memrchr(b'\n', &pending[before..]) {
             line_start = before + at + 1;
         }
@@ -233,15 +238,6 @@ impl Default for Latest {
             shards: std::array::from_fn(|_| Mutex::default()),
         }
     }
-}
-
-/// What to do with a record whose id may have come before.
-enum Seen {
-    First,
-    /// Newer than the one indexed, which must be deleted.
-    Newer,
-    /// Older than (or the same line as) the one indexed.
-    Older,
 }
 
 /// `2021-03-04` as 20210304; 0 when absent or unreadable, so that any dated
@@ -348,24 +344,22 @@ impl Workers<'_> {
         let mut shard = self.latest.shards[key as usize % LATEST_SHARDS]
             .lock()
             .map_err(|_| Error::Index("import map poisoned".into()))?;
-        let seen_before = match shard.get(&key) {
-            None => Seen::First,
-            Some(previous) if *previous < order => Seen::Newer,
-            Some(_) => Seen::Older,
-        };
-        match seen_before {
-            Seen::Older => {
-                out.duplicates += 1;
-                return Ok(());
+        match shard.entry(key) {
+            Entry::Vacant(first) => {
+                first.insert(order);
+                out.indexed += 1;
             }
-            Seen::Newer => {
+            Entry::Occupied(mut indexed) => {
+                out.duplicates += 1;
+                // The one indexed is newer (or this very line): this one goes.
+                if *indexed.get() >= order {
+                    return Ok(());
+                }
                 self.writer
                     .delete_query(crate::index::key_query(self.fields.arxiv_key, key))?;
-                out.duplicates += 1;
+                indexed.insert(order);
             }
-            Seen::First => out.indexed += 1,
         }
-        shard.insert(key, order);
         self.writer.add_document(document)?;
         Ok(())
     }

@@ -12,6 +12,7 @@ mod selective_stemmer;
 mod shared_directory;
 mod store;
 mod word_cache;
+mod write_behind;
 
 use std::collections::HashMap;
 use std::time::{Duration, Instant};

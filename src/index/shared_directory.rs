@@ -3,12 +3,15 @@
 //! them, which a folder the user may only read (a shared index, another
 //! user's, a read-only mount) refuses. Generations are written once and
 //! replaced whole (see `store.rs`), so a reader that cannot take that lock
-//! loses nothing by reading without it.
+//! loses nothing by reading without it. Files are written through
+//! `write_behind`, whose writeback starts as they grow.
 
-use std::io;
+use std::fs::OpenOptions;
+use std::io::{self, BufWriter};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use super::write_behind::WriteBehindFile;
 use tantivy::directory::error::{
     DeleteError, LockError, OpenDirectoryError, OpenReadError, OpenWriteError,
 };
@@ -47,8 +50,18 @@ impl Directory for SharedDirectory {
         self.inner.exists(path)
     }
 
+    /// A new file, as `MmapDirectory` makes one, whose writeback to disk
+    /// starts as it is written (see `write_behind`).
     fn open_write(&self, path: &Path) -> Result<WritePtr, OpenWriteError> {
-        self.inner.open_write(path)
+        let file = OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(self.path.join(path))
+            .map_err(|e| match e.kind() {
+                io::ErrorKind::AlreadyExists => OpenWriteError::FileAlreadyExists(path.into()),
+                _ => OpenWriteError::wrap_io_error(e, path.into()),
+            })?;
+        Ok(BufWriter::new(Box::new(WriteBehindFile::new(file))))
     }
 
     fn atomic_read(&self, path: &Path) -> Result<Vec<u8>, OpenReadError> {

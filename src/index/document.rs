@@ -120,9 +120,10 @@ impl Record {
         // The typo dictionary: every word a query may mean. Names are found
         // in `authors`, which is analyzed alike (and unique names are the
         // costliest terms to write twice).
-        let mut dictionary = String::with_capacity(256);
-        // An empty text adds nothing: an imported record, whose note is
-        // empty, would write a lone space to every document.
+        // Allocated only once a word is learnt: an imported record learns
+        // only its title's unseen words, most often none. An empty text adds
+        // nothing (an imported record's note would add a lone space).
+        let mut dictionary = String::new();
         let mut learn = |text: &str| {
             if !text.is_empty() {
                 dictionary.push_str(text);
@@ -140,14 +141,14 @@ impl Record {
         if !self.note.is_empty() {
             doc.add_text(fields.note, &self.note);
         }
-        let mut prose = vec![self.title.as_str(), self.note.as_str()];
+        // Imported records keep spellings and the typo dictionary to their
+        // titles: it is the abstracts' extra terms that would make a
+        // million-record import slow.
+        let mut prose_abstract = "";
         if let Some(text) = &self.abstract_text {
             doc.add_text(fields.abstract_text, text);
-            // Imported records keep spellings and the typo dictionary to
-            // their titles: it is the abstracts' extra terms that would make
-            // a million-record import slow.
             if !imported {
-                prose.push(text);
+                prose_abstract = text;
                 learn(text);
             }
         }
@@ -158,6 +159,7 @@ impl Record {
         if let Some(source) = self.abstract_source.filter(|_| !imported) {
             doc.add_text(fields.abstract_source, source.as_str());
         }
+        let prose = [self.title.as_str(), self.note.as_str(), prose_abstract];
         add_joined(&mut doc, fields, prose, imported);
         if !dictionary.is_empty() {
             doc.add_text(fields.words, dictionary);
@@ -338,7 +340,7 @@ fn predicted(doc: &TantivyDocument, fields: &Fields) -> Vec<PredictedTag> {
 /// The words of `prose` written together (see [`joined_pairs`]); for an
 /// imported record only the hyphen-bound ones ([`joined_hyphenated`]).
 #[inline]
-fn add_joined(doc: &mut TantivyDocument, fields: &Fields, prose: Vec<&str>, imported: bool) {
+fn add_joined(doc: &mut TantivyDocument, fields: &Fields, prose: [&str; 3], imported: bool) {
     for part in prose.into_iter().filter(|p| !p.is_empty()) {
         let joined = if imported {
             joined_hyphenated(part)

@@ -10,6 +10,7 @@ pub mod clock;
 mod commands;
 mod completion;
 mod diagnostic;
+pub mod embed;
 pub mod error;
 mod fsutil;
 pub mod harvest;

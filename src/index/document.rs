@@ -9,6 +9,7 @@ use super::analysis::{joined_hyphenated, joined_pairs};
 use super::schema::{Fields, identifier_key, identifier_query};
 use super::seen_words::SeenWords;
 use crate::catalog::{Entry, Vocabulary, squash};
+use crate::embed;
 use crate::ident;
 use crate::model::metadata::CachedEntry;
 use crate::model::{
@@ -168,6 +169,7 @@ impl Record {
         if let Some(day) = self.submitted.as_deref().and_then(day_number) {
             doc.add_i64(fields.submitted, day);
         }
+        doc.add_bytes(fields.vector, &embed::stored::pack(&embed::record_vector(self)));
         doc
     }
 

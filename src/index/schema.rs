@@ -7,7 +7,7 @@ use tantivy::schema::{
 use super::analysis::{ENGLISH, NAMES};
 
 /// Bumped whenever fields or analyzers change, so old indexes are rebuilt.
-pub const SCHEMA_VERSION: u32 = 13;
+pub const SCHEMA_VERSION: u32 = 14;
 
 /// Handles of every field of the schema.
 #[derive(Debug, Clone)]
@@ -58,6 +58,9 @@ pub struct Fields {
     /// An imported record's first version, as the number YYYYMMDD
     /// (`inbox --since`).
     pub submitted: Field,
+    /// What the record means: its vector (see `embed::stored`), a column
+    /// that the inbox and the semantic ranking scan.
+    pub vector: Field,
 }
 
 /// The fast-field tokenizer of the facet fields: a value whole, as written
@@ -134,9 +137,10 @@ pub fn build_schema() -> (Schema, Fields) {
         abstract_source: b.add_text_field("abstract_source", STORED),
         et_al: b.add_u64_field("et_al", STORED),
         collection: b.add_text_field("collection", facet(STRING | STORED)),
-        // Stored only: `inbox --since` filters the records it has read
-        // (indexed, it was a term in each of a million imported records).
-        submitted: b.add_i64_field("submitted", STORED),
+        // Not indexed (a term in each of a million imported records): a
+        // column that `inbox --since` reads beside the vectors.
+        submitted: b.add_i64_field("submitted", STORED | FAST),
+        vector: b.add_bytes_field("vector", FAST),
     };
     (b.build(), fields)
 }
@@ -172,6 +176,7 @@ impl Fields {
             et_al: f("et_al")?,
             collection: f("collection")?,
             submitted: f("submitted")?,
+            vector: f("vector")?,
         })
     }
 }

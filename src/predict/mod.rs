@@ -23,6 +23,8 @@ pub use saved::FILE_NAME as SAVED_MODEL_FILE;
 
 use learn::Model;
 
+pub use crate::embed::cut_after_word;
+
 use crate::catalog::Catalog;
 use crate::model::metadata::Cache;
 use crate::model::{PredictedTag, Record};
@@ -55,20 +57,6 @@ fn abstract_start(text: &str) -> &str {
     cut_after_word(text, ABSTRACT_BYTES)
 }
 
-/// At most the first `bytes` of `text`, cut after a word.
-pub fn cut_after_word(text: &str, bytes: usize) -> &str {
-    if text.len() <= bytes {
-        return text;
-    }
-    let mut end = bytes;
-    while !text.is_char_boundary(end) {
-        end -= 1;
-    }
-    match text[..end].rfind(char::is_whitespace) {
-        Some(space) => &text[..space],
-        None => &text[..end],
-    }
-}
 
 /// How tags are predicted.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

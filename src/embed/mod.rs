@@ -1,0 +1,264 @@
+//! Meaning: a text as a unit vector of [`DIMS`] floats, from a static
+//! table distilled from the sentence encoder all-MiniLM-L6-v2 (model2vec's
+//! method; `data/embed/README.md` says how it was made and how to rebuild
+//! it). A text's vector is the sum of its word pieces' rows, normalized:
+//! tens of thousands of records a second, with nothing downloaded. Texts
+//! that mean alike point alike even when they share no word.
+//!
+//! `stored` packs a vector in a byte per dimension for the index.
+
+pub mod stored;
+
+use std::sync::OnceLock;
+
+use rustc_hash::FxHashMap;
+use tokenizers::Tokenizer;
+
+use crate::model::Record;
+
+/// Dimensions of a vector.
+pub const DIMS: usize = 256;
+
+/// The table: `DMLEMB01`, vocabulary size and dimensions (u32 each), a
+/// scale per row (f32), then the rows (i8), all little-endian.
+static TABLE: &[u8] = include_bytes!("../../data/embed/static-minilm.bin");
+/// The encoder's WordPiece tokenizer, without truncation or padding.
+static TOKENIZER: &[u8] = include_bytes!("../../data/embed/tokenizer.json");
+
+const MAGIC: &[u8; 8] = b"DMLEMB01";
+
+/// A unit vector (all zeros for a text without a known word piece).
+pub type Vector = [f32; DIMS];
+
+/// The table and tokenizer, read once.
+pub struct Embedder {
+    tokenizer: Tokenizer,
+    scales: Vec<f32>,
+    rows: &'static [u8],
+}
+
+/// The embedder compiled into the binary.
+pub fn embedder() -> &'static Embedder {
+    static EMBEDDER: OnceLock<Embedder> = OnceLock::new();
+    EMBEDDER.get_or_init(|| {
+        // Both files are part of the build; a malformed one is a bug the
+        // first test run finds.
+        Embedder::from_bytes(TABLE, TOKENIZER).expect("the embedded embedding table is valid")
+    })
+}
+
+impl Embedder {
+    fn from_bytes(table: &'static [u8], tokenizer: &[u8]) -> Result<Embedder, String> {
+        let tokenizer = Tokenizer::from_bytes(tokenizer).map_err(|e| e.to_string())?;
+        let header = table.get(..16).ok_or("table too short")?;
+        if &header[..8] != MAGIC {
+            return Err("not an embedding table".into());
+        }
+        let word = |at: usize| u32::from_le_bytes(header[at..at + 4].try_into().unwrap()) as usize;
+        let (vocabulary, dims) = (word(8), word(12));
+        if dims != DIMS || table.len() != 16 + vocabulary * 4 + vocabulary * dims {
+            return Err(format!("table of {vocabulary} x {dims} has the wrong size"));
+        }
+        let scales = table[16..16 + vocabulary * 4]
+            .chunks_exact(4)
+            .map(|b| f32::from_le_bytes(b.try_into().unwrap()))
+            .collect();
+        Ok(Embedder {
+            tokenizer,
+            scales,
+            rows: &table[16 + vocabulary * 4..],
+        })
+    }
+
+    /// The vector of `text`: its word pieces' rows summed, normalized.
+    pub fn embed(&self, text: &str) -> Vector {
+        let mut sum = [0.0f32; DIMS];
+        self.add(text, &mut sum);
+        normalize(&mut sum);
+        sum
+    }
+
+    /// The vector of several texts read as one (a title, a note, an
+    /// abstract), without joining them.
+    pub fn embed_parts<'a>(&self, parts: impl IntoIterator<Item = &'a str>) -> Vector {
+        let mut sum = [0.0f32; DIMS];
+        for part in parts {
+            self.add(part, &mut sum);
+        }
+        normalize(&mut sum);
+        sum
+    }
+
+    fn add(&self, text: &str, sum: &mut Vector) {
+        PIECES.with_borrow_mut(|pieces| {
+            if pieces.len() > MAX_CACHED_WORDS {
+                pieces.clear();
+            }
+            for word in words(text) {
+                if !pieces.contains_key(word) {
+                    let ids = self.pieces(word);
+                    pieces.insert(word.into(), ids);
+                }
+                for &id in &pieces[word] {
+                    self.add_row(id as usize, sum);
+                }
+            }
+        })
+    }
+
+    /// The word piece ids of `text` as the encoder's tokenizer gives them.
+    fn pieces(&self, text: &str) -> Box<[u32]> {
+        match self.tokenizer.encode_fast(text, false) {
+            Ok(encoding) => encoding.get_ids().into(),
+            Err(_) => Box::default(),
+        }
+    }
+
+    fn add_row(&self, id: usize, sum: &mut Vector) {
+        let (Some(&scale), Some(row)) = (
+            self.scales.get(id),
+            self.rows.get(id * DIMS..(id + 1) * DIMS),
+        ) else {
+            return;
+        };
+        for (s, &q) in sum.iter_mut().zip(row) {
+            *s += scale * f32::from(q as i8);
+        }
+    }
+}
+
+/// Words remembered with their pieces, per thread, before starting afresh:
+/// a million-record import meets a few hundred thousand distinct words.
+const MAX_CACHED_WORDS: usize = 1 << 18;
+
+thread_local! {
+    /// Each word met and its word pieces: the tokenizer, which tracks every
+    /// character's offset, took most of a record's time (190 us a record
+    /// of 700 bytes; a cached word is a hash lookup).
+    static PIECES: std::cell::RefCell<FxHashMap<Box<str>, Box<[u32]>>> =
+        std::cell::RefCell::default();
+}
+
+/// `text` split at ASCII spaces and around ASCII punctuation, each mark a
+/// word of its own. The encoder's tokenizer splits there too (and its
+/// normalization is per character), so tokenizing each word alone gives
+/// the pieces of the whole text; it splits any other character itself.
+fn words(text: &str) -> impl Iterator<Item = &str> {
+    let bytes = text.as_bytes();
+    let mut at = 0;
+    std::iter::from_fn(move || {
+        while at < bytes.len() && bytes[at].is_ascii_whitespace() {
+            at += 1;
+        }
+        let start = at;
+        if start == bytes.len() {
+            return None;
+        }
+        if bytes[at].is_ascii_punctuation() {
+            at += 1;
+        } else {
+            while at < bytes.len()
+                && !bytes[at].is_ascii_whitespace()
+                && !bytes[at].is_ascii_punctuation()
+            {
+                at += 1;
+            }
+        }
+        // Splits fall on ASCII bytes, which are whole characters.
+        Some(&text[start..at])
+    })
+}
+
+/// The bytes of an abstract a record's vector reads, cut after a word: its
+/// first sentences say what it is about, and each byte more is time in a
+/// million-record import.
+pub const ABSTRACT_BYTES: usize = 150;
+
+/// What a record means: its title, note and the start of its abstract.
+pub fn record_vector(record: &Record) -> Vector {
+    let start = record
+        .abstract_text
+        .as_deref()
+        .map(|text| cut_after_word(text, ABSTRACT_BYTES));
+    embedder().embed_parts([record.title.as_str(), record.note.as_str()].into_iter().chain(start))
+}
+
+/// At most the first `bytes` of `text`, cut after a word.
+pub fn cut_after_word(text: &str, bytes: usize) -> &str {
+    if text.len() <= bytes {
+        return text;
+    }
+    let mut end = bytes;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    match text[..end].rfind(char::is_whitespace) {
+        Some(space) => &text[..space],
+        None => &text[..end],
+    }
+}
+
+/// `v` scaled to unit length (left as is when all zeros).
+pub fn normalize(v: &mut [f32]) {
+    let norm = v.iter().map(|x| x * x).sum::<f32>().sqrt();
+    if norm > 0.0 {
+        v.iter_mut().for_each(|x| *x /= norm);
+    }
+}
+
+/// The dot product: the cosine of two unit vectors.
+pub fn dot(a: &[f32], b: &[f32]) -> f32 {
+    a.iter().zip(b).map(|(x, y)| x * y).sum()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cosine(a: &str, b: &str) -> f32 {
+        let e = embedder();
+        dot(&e.embed(a), &e.embed(b))
+    }
+
+    #[test]
+    fn texts_that_mean_alike_are_closer_than_texts_that_do_not() {
+        let near = cosine(
+            "pipeline parallelism for training large models",
+            "splitting a network's layers into stages across accelerators",
+        );
+        let far = cosine(
+            "pipeline parallelism for training large models",
+            "a recipe for chocolate cake with strawberries",
+        );
+        assert!(near > far + 0.1, "near {near}, far {far}");
+    }
+
+    #[test]
+    fn a_vector_is_unit_length_and_an_empty_text_is_zero() {
+        let v = embedder().embed("Mixture of experts");
+        assert!((dot(&v, &v) - 1.0).abs() < 1e-4);
+        assert!(embedder().embed("").iter().all(|&x| x == 0.0));
+    }
+
+    /// The word-by-word tokenizing gives the tokenizer's own pieces.
+    #[test]
+    fn words_are_pieced_as_the_whole_text_is() {
+        let e = embedder();
+        let stream = include_str!("../../tests/fixtures/stream/records.jsonl");
+        let texts = stream.lines().take(40).map(String::from).chain([
+            "Zürich's «naïve» über-fast ALL-REDUCE (v2.1) — 数据并行 ﬁne\ttabs\u{7}bell".to_string(),
+        ]);
+        for text in texts {
+            let by_word: Vec<u32> = words(&text).flat_map(|w| e.pieces(w).into_vec()).collect();
+            assert_eq!(by_word, e.pieces(&text).into_vec(), "{text}");
+        }
+    }
+
+    #[test]
+    fn parts_read_as_one_text() {
+        let e = embedder();
+        let parts = e.embed_parts(["Ring attention", "for long sequences"]);
+        let whole = e.embed("Ring attention for long sequences");
+        assert!(dot(&parts, &whole) > 0.999);
+    }
+}

@@ -127,13 +127,26 @@ fn the_field_ranks_above_the_rest_with_a_section_tags_and_why() {
         .map(String::as_str)
         .collect();
     for key in [
-        "rank", "arxiv", "title", "authors", "year", "score", "section", "tags", "why",
+        "rank", "arxiv", "title", "authors", "year", "score", "section", "tags", "why", "closest",
     ] {
         assert!(keys.contains(&key), "{key} missing from {glorp}");
     }
     assert_eq!(glorp["authors"], json!(["Dora Fictive", "Eli Madeup"]));
     assert_eq!(glorp["year"], 2026);
     assert_eq!(glorp["submitted"], "2026-10-02");
+    // Why: the catalog works nearest in meaning, closest first.
+    let closest = glorp["closest"].as_array().unwrap();
+    assert!(!closest.is_empty(), "{glorp}");
+    let similarities: Vec<f64> = closest
+        .iter()
+        .map(|w| w["similarity"].as_f64().unwrap())
+        .collect();
+    assert!(similarities.windows(2).all(|w| w[0] >= w[1]), "{glorp}");
+    assert!(
+        closest
+            .iter()
+            .all(|w| w["id"].is_string() && w["title"].is_string())
+    );
 }
 
 #[test]
@@ -366,7 +379,7 @@ fn the_terminal_view_is_compact() {
 /// Precision@20 and recall@60 of the inbox on the fictional mixed stream
 /// (`tests/fixtures/stream`: 40 papers of the field among 80 look-alikes)
 /// over the shipped catalog; `bench/inbox.py` prints them, by half too.
-/// The targets are 0.8 each; the floors are the values measured.
+/// The targets are 0.85 each; the floors are the values measured.
 #[test]
 fn on_the_mixed_stream_the_top_of_the_inbox_is_the_field() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
@@ -409,5 +422,5 @@ fn on_the_mixed_stream_the_top_of_the_inbox_is_the_field() {
     );
 }
 
-const PRECISION_FLOOR: f64 = 0.85;
-const RECALL_FLOOR: f64 = 0.825;
+const PRECISION_FLOOR: f64 = 0.95;
+const RECALL_FLOOR: f64 = 0.925;

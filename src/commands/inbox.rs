@@ -13,11 +13,15 @@ use crate::catalog::Catalog;
 use crate::cli::{AcceptArgs, InboxAction, InboxArgs, RejectArgs};
 use crate::clock::{now_rfc3339, today};
 use crate::diagnostic;
+use crate::embed::stored::unpack;
+use crate::embed::{DIMS, Vector, record_vector};
 use crate::error::Error;
 use crate::ident;
 use crate::inbox::accept::{self, Decision};
-use crate::inbox::{Belongs, Candidate, Listed, Rejected, candidates};
-use crate::index::{Fields, OpenIndex, day_number, exact_query, id_query};
+use crate::inbox::{Belongs, Candidate, Listed, Rejected, candidate};
+
+use crate::index::vectors::{BestByVector, Keep, document_vector};
+use crate::index::{Fields, OpenIndex, day_number, exact_query, id_query, identifier_key};
 use crate::locations::Locations;
 use crate::model::metadata::Cache;
 use crate::model::{Collection, Record, arxiv_record_id};
@@ -50,13 +54,13 @@ fn run_list(
     err: &mut dyn Write,
 ) -> Result<bool, Error> {
     let since = args.since.as_deref().and_then(day_number);
-    let (catalog, _, records) = read_healing(locations, err, |_, open| collection(open))?;
+    let limit = args.limit.map_or(DEFAULT_LIMIT, |n| n as usize);
     let cache = locations.load_cache()?;
     let rejected = rejections(locations.catalog_dir().ok())?;
-    let learned = Learned::learn(&catalog, &cache, &records);
-    let mut found = ranked(&catalog, &learned, &rejected, records, since);
-    let total = found.len();
-    found.truncate(args.limit.map_or(DEFAULT_LIMIT, |n| n as usize));
+    let (_, _, (found, total)) = read_healing(locations, err, |catalog, open| {
+        let learned = Learned::learn(catalog, &cache);
+        ranked(catalog, &learned, &rejected, open, since, limit)
+    })?;
     let io = Error::output;
     for (rank, candidate) in found.iter().enumerate() {
         if args.json {
@@ -81,67 +85,104 @@ fn run_list(
     Ok(!found.is_empty())
 }
 
-/// What the inbox learns of the catalog and the whole collection: which
-/// works are listed, and how well a record belongs. The server keeps one.
+/// What the inbox learns of the catalog: which works are listed, and how
+/// well a record belongs. The server keeps one.
 pub struct Learned {
     listed: Listed,
     belongs: Belongs,
 }
 
 impl Learned {
-    pub fn learn(catalog: &Catalog, cache: &Cache, collection: &[Record]) -> Learned {
+    pub fn learn(catalog: &Catalog, cache: &Cache) -> Learned {
         Learned {
             listed: Listed::new(catalog, cache),
-            belongs: Belongs::train(catalog, cache, collection),
+            belongs: Belongs::train(catalog, cache),
         }
     }
 }
 
-/// Every candidate of `collection`, best first: those first submitted on
-/// `since` (a day number) or later when given. `since` chooses what is
-/// shown, not what the model learned from, so a candidate's score is the
-/// same whatever the day.
+/// The best `limit` candidates of the arxiv collection, best first, and
+/// how many candidates there are: those first submitted on `since` (a day
+/// number) or later when given. `since` chooses what is shown, not how it
+/// is scored, so a candidate's score is the same whatever the day.
+///
+/// Every record is scored by its stored vector alone (a scan of the
+/// column); only the best are read from the store, and those that turn
+/// out to be listed (by DOI or title) make way for the next.
 pub fn ranked(
     catalog: &Catalog,
     learned: &Learned,
     rejected: &Rejected,
-    collection: Vec<Record>,
+    open: &OpenIndex,
     since: Option<i64>,
-) -> Vec<Candidate> {
-    let shown = collection.into_iter().filter(|r| match since {
-        Some(day) => r
-            .submitted
-            .as_deref()
-            .and_then(day_number)
-            .is_some_and(|d| d >= day),
-        None => true,
-    });
-    candidates(
-        catalog,
-        &learned.listed,
-        rejected,
-        &learned.belongs,
-        shown.collect(),
-    )
+    limit: usize,
+) -> Result<(Vec<Candidate>, usize), Error> {
+    let fields = Fields::from_schema(&open.index.schema())?;
+    let searcher = open.reader.searcher();
+    let rejected_vectors = stored_vectors(open, &fields, rejected.ids())?;
+    let excluded = (learned.listed.arxiv_ids())
+        .chain(rejected.ids())
+        .map(identifier_key)
+        .collect();
+    let keep = Keep { since, excluded };
+    let score = |bytes: &[u8]| learned.belongs.score(&unpack(bytes), &rejected_vectors);
+    let query = exact_query(fields.collection, Collection::Arxiv.as_str());
+    // Room for a few listed by DOI or title among the best.
+    let mut fetched = limit + 8;
+    loop {
+        let scan = BestByVector {
+            score: &score,
+            keep: &keep,
+            limit: fetched,
+        };
+        let (best, scored) = searcher.search(&query, &scan)?;
+        let mut found = Vec::with_capacity(limit);
+        let mut listed = 0;
+        for &(_, address) in &best {
+            let doc: TantivyDocument = searcher.doc(address)?;
+            let record = Record::from_document(&doc, &fields);
+            if learned.listed.find(&record).is_some() {
+                listed += 1;
+                continue;
+            }
+            let vector = document_vector(&searcher, address)?.unwrap_or([0.0; DIMS]);
+            found.push(candidate(
+                catalog,
+                &learned.belongs,
+                record,
+                &vector,
+                &rejected_vectors,
+            ));
+        }
+        if found.len() >= limit || best.len() < fetched {
+            found.sort_by(|a, b| {
+                (b.score.total_cmp(&a.score)).then_with(|| a.record.arxiv.cmp(&b.record.arxiv))
+            });
+            found.truncate(limit);
+            return Ok((found, scored - listed));
+        }
+        fetched *= 4;
+    }
 }
 
-/// The arxiv collection's records, in the index's order.
-pub fn collection(open: &OpenIndex) -> Result<Vec<Record>, Error> {
-    let fields = Fields::from_schema(&open.index.schema())?;
-    let query = exact_query(fields.collection, Collection::Arxiv.as_str());
+/// The stored vectors of the imported records of `arxiv` ids (those the
+/// index holds).
+fn stored_vectors<'a>(
+    open: &OpenIndex,
+    fields: &Fields,
+    arxiv: impl Iterator<Item = &'a str>,
+) -> Result<Vec<Vector>, Error> {
     let searcher = open.reader.searcher();
-    let mut addresses: Vec<_> = searcher
-        .search(&query, &DocSetCollector)?
-        .into_iter()
-        .collect();
-    addresses.sort();
-    addresses
-        .into_iter()
-        .map(|address| {
-            let doc: TantivyDocument = searcher.doc(address)?;
-            Ok(Record::from_document(&doc, &fields))
-        })
-        .collect()
+    let mut vectors = Vec::new();
+    for id in arxiv {
+        let found = searcher.search(&id_query(fields, &arxiv_record_id(id)), &DocSetCollector)?;
+        if let Some(address) = found.into_iter().min()
+            && let Some(vector) = document_vector(&searcher, address)?
+        {
+            vectors.push(vector);
+        }
+    }
+    Ok(vectors)
 }
 
 /// The rejections of the catalog folder (none for the built-in catalog).
@@ -165,6 +206,11 @@ pub fn candidate_value(rank: usize, c: &Candidate) -> serde_json::Value {
         "section": c.section,
         "tags": c.tags,
         "why": c.why,
+        "closest": c.closest.iter().map(|w| json!({
+            "id": w.id,
+            "title": w.title,
+            "similarity": (f64::from(w.similarity) * 1000.0).round() / 1000.0,
+        })).collect::<Vec<_>>(),
         "url": r.url,
         "submitted": r.submitted,
         "category": r.section,
@@ -294,8 +340,9 @@ fn run_accept(
         ));
     }
     let (catalog, mut cache, record) = unlisted_record(locations, &args.arxiv, err)?;
-    let belongs = Belongs::train(&catalog, &cache, std::slice::from_ref(&record));
-    let candidate = crate::inbox::candidate(&catalog, &belongs, record);
+    let belongs = Belongs::train(&catalog, &cache);
+    let vector = record_vector(&record);
+    let candidate = crate::inbox::candidate(&catalog, &belongs, record, &vector, &[]);
     let decision = Decision {
         note: &args.note,
         section: args.section.as_deref(),

@@ -180,7 +180,11 @@ pub fn record_vector(record: &Record) -> Vector {
         .abstract_text
         .as_deref()
         .map(|text| cut_after_word(text, ABSTRACT_BYTES));
-    embedder().embed_parts([record.title.as_str(), record.note.as_str()].into_iter().chain(start))
+    embedder().embed_parts(
+        [record.title.as_str(), record.note.as_str()]
+            .into_iter()
+            .chain(start),
+    )
 }
 
 /// At most the first `bytes` of `text`, cut after a word.
@@ -246,7 +250,8 @@ mod tests {
         let e = embedder();
         let stream = include_str!("../../tests/fixtures/stream/records.jsonl");
         let texts = stream.lines().take(40).map(String::from).chain([
-            "Zürich's «naïve» über-fast ALL-REDUCE (v2.1) — 数据并行 ﬁne\ttabs\u{7}bell".to_string(),
+            "Zürich's «naïve» über-fast ALL-REDUCE (v2.1) — 数据并行 ﬁne\ttabs\u{7}bell"
+                .to_string(),
         ]);
         for text in texts {
             let by_word: Vec<u32> = words(&text).flat_map(|w| e.pieces(w).into_vec()).collect();

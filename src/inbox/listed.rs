@@ -34,6 +34,11 @@ impl Listed {
         }
     }
 
+    /// The arXiv ids of the catalog's works (without versions).
+    pub fn arxiv_ids(&self) -> impl Iterator<Item = &str> {
+        (self.by_identifier.keys()).filter_map(|key| key.strip_prefix("arxiv:"))
+    }
+
     /// The entry `record` is, with why: "same arXiv id", "same DOI",
     /// "a near-identical title".
     pub fn find(&self, record: &Record) -> Option<(&str, &'static str)> {

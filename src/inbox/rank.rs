@@ -1,15 +1,18 @@
-//! How well a record belongs in the list (`belongs`), the tags proposed
-//! for it (the tag predictor's, which the index holds; else those whose
-//! names it spells out) and why: the words that raised its score, and the
-//! tag names it holds.
+//! How well a record belongs in the list (`belongs`, by meaning), the tags
+//! proposed for it (the tag predictor's, which the index holds; else those
+//! whose names it spells out) and why: the catalog works it is closest to,
+//! and the tag names it holds.
 
-use super::belongs::{Classifier, record_terms};
+use super::belongs::{Closest, Meaning};
 use crate::catalog::{Catalog, normalize_title};
+use crate::embed::Vector;
 use crate::model::Record;
 use crate::model::metadata::Cache;
 
 /// Tags proposed at most: the README asks 1 to 4 of a curated entry.
 const PROPOSED_TAGS: usize = 4;
+/// Closest works named as the reasons of a score.
+const WHY_WORKS: usize = 2;
 
 /// What the ranking says of one record.
 #[derive(Debug, Clone, PartialEq)]
@@ -20,16 +23,18 @@ pub struct Assessment {
     /// The tags proposed, most confident first.
     pub proposed: Vec<String>,
     pub why: Vec<String>,
+    /// The catalog works closest in meaning, closest first.
+    pub closest: Vec<Closest>,
 }
 
 /// The model of what belongs in the list, learned from the catalog.
 pub struct Belongs {
     names: Vec<(String, String)>,
-    classifier: Option<Classifier>,
+    meaning: Meaning,
 }
 
 impl Belongs {
-    pub fn train(catalog: &Catalog, cache: &Cache, collection: &[Record]) -> Belongs {
+    pub fn train(catalog: &Catalog, cache: &Cache) -> Belongs {
         let names = catalog
             .vocabulary
             .tags
@@ -38,11 +43,16 @@ impl Belongs {
             .collect();
         Belongs {
             names,
-            classifier: Classifier::train(catalog, cache, collection),
+            meaning: Meaning::train(catalog, cache),
         }
     }
 
-    pub fn assess(&self, record: &Record) -> Assessment {
+    /// The score alone: what the scan of every record computes.
+    pub fn score(&self, vector: &Vector, rejected: &[Vector]) -> f32 {
+        self.meaning.score(vector, rejected)
+    }
+
+    pub fn assess(&self, record: &Record, vector: &Vector, rejected: &[Vector]) -> Assessment {
         let text = format!(
             " {} {} ",
             normalize_title(&record.title),
@@ -71,17 +81,13 @@ impl Belongs {
                 .map(|p| (p.tag.clone(), p.confidence))
                 .collect();
         }
-        let (score, mut why) = match &self.classifier {
-            Some(c) => {
-                let (odds, words) = c.log_odds(&record_terms(record));
-                let why = words.into_iter().map(|(w, _)| w).collect();
-                (1.0 / (1.0 + (-odds).exp()), why)
-            }
-            None => (1.0 - 1.0 / (1.0 + tags.len() as f32), Vec::new()),
-        };
+        let closest = self.meaning.closest(vector, WHY_WORKS);
+        let mut why: Vec<String> = (closest.iter())
+            .map(|c| format!("close to {} ({:.2})", c.id, c.similarity))
+            .collect();
         why.extend(named);
         Assessment {
-            score,
+            score: self.meaning.score(vector, rejected),
             proposed: tags
                 .iter()
                 .take(PROPOSED_TAGS)
@@ -89,6 +95,7 @@ impl Belongs {
                 .collect(),
             tags,
             why,
+            closest,
         }
     }
 }

@@ -69,8 +69,9 @@ impl Rejected {
         })
     }
 
-    pub fn contains(&self, arxiv: &str) -> bool {
-        self.ids.contains_key(arxiv)
+    /// The rejected arXiv ids, in order.
+    pub fn ids(&self) -> impl Iterator<Item = &str> {
+        self.ids.keys().map(String::as_str)
     }
 
     /// Records `arxiv` as rejected on `day`; false when it already was (the

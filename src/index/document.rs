@@ -169,7 +169,10 @@ impl Record {
         if let Some(day) = self.submitted.as_deref().and_then(day_number) {
             doc.add_i64(fields.submitted, day);
         }
-        doc.add_bytes(fields.vector, &embed::stored::pack(&embed::record_vector(self)));
+        doc.add_bytes(
+            fields.vector,
+            &embed::stored::pack(&embed::record_vector(self)),
+        );
         doc
     }
 

@@ -11,6 +11,7 @@ mod seen_words;
 mod selective_stemmer;
 mod shared_directory;
 mod store;
+pub mod vectors;
 mod word_cache;
 mod write_behind;
 

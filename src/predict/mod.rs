@@ -57,7 +57,6 @@ fn abstract_start(text: &str) -> &str {
     cut_after_word(text, ABSTRACT_BYTES)
 }
 
-
 /// How tags are predicted.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Method {

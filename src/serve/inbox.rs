@@ -16,7 +16,7 @@ use super::api::{answer, error_response};
 use super::app::App;
 use super::params::{InboxParams, inbox_params};
 use crate::catalog::Catalog;
-use crate::commands::inbox::{Learned, candidate_value, collection, ranked, rejections};
+use crate::commands::inbox::{Learned, candidate_value, ranked, rejections};
 use crate::error::Error;
 use crate::index::OpenIndex;
 use crate::model::metadata::Cache;
@@ -46,19 +46,22 @@ impl Inbox {
         open: &OpenIndex,
         params: &InboxParams,
     ) -> Result<Value, Error> {
-        let records = collection(open)?;
-        let learned = self
-            .learned
-            .get_or_init(|| Learned::learn(catalog, cache, &records));
+        let learned = self.learned.get_or_init(|| Learned::learn(catalog, cache));
         let rejected = rejections(self.catalog_dir.as_deref())?;
-        let found = ranked(catalog, learned, &rejected, records, params.since);
+        let (found, total) = ranked(
+            catalog,
+            learned,
+            &rejected,
+            open,
+            params.since,
+            params.limit,
+        )?;
         let candidates: Vec<Value> = found
             .iter()
-            .take(params.limit)
             .enumerate()
             .map(|(rank, candidate)| candidate_value(rank + 1, candidate))
             .collect();
-        Ok(json!({ "candidates": candidates, "total": found.len() }))
+        Ok(json!({ "candidates": candidates, "total": total }))
     }
 }
 

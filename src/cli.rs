@@ -201,6 +201,9 @@ pub struct SearchArgs {
     /// best candidates of a faster first pass (slower; rarely different)
     #[arg(long)]
     pub exhaustive: bool,
+    /// Rank by the query's words, by its meaning, or both fused.
+    #[arg(long, value_enum, value_name = "HOW", env = "DISTML_MODE", default_value_t = ModeArg::Keyword)]
+    pub mode: ModeArg,
     #[command(flatten)]
     pub filters: FilterArgs,
 }
@@ -224,11 +227,35 @@ pub struct ShowArgs {
     pub json: bool,
 }
 
+/// How results are ranked (`search::Mode`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ModeArg {
+    /// By the query's words, techniques and names.
+    Keyword,
+    /// By meaning alone (a sentence embedding of the query and each work).
+    Semantic,
+    /// Both, fused by rank.
+    Hybrid,
+}
+
+impl From<ModeArg> for crate::search::Mode {
+    fn from(mode: ModeArg) -> Self {
+        match mode {
+            ModeArg::Keyword => crate::search::Mode::Keyword,
+            ModeArg::Semantic => crate::search::Mode::Semantic,
+            ModeArg::Hybrid => crate::search::Mode::Hybrid,
+        }
+    }
+}
+
 #[derive(Debug, Args)]
 pub struct SimilarArgs {
     /// The entry's id, or arxiv:ID, doi:DOI
     #[arg(add = ArgValueCandidates::new(completion::entry_ids))]
     pub id: String,
+    /// By shared distinctive words, by meaning, or both fused.
+    #[arg(long, value_enum, value_name = "HOW", default_value_t = ModeArg::Hybrid)]
+    pub mode: ModeArg,
     #[command(flatten)]
     pub output: HitsOutput,
 }

@@ -8,7 +8,7 @@ use distml_search::catalog::{Catalog, load_files};
 use distml_search::index::{IndexDir, OpenIndex, fingerprint, rebuild};
 use distml_search::model::metadata::Cache;
 use distml_search::locations::builtin_files;
-use distml_search::search::{Boosts, ExplainStyle, Filter, Origin, SearchRequest, search};
+use distml_search::search::{Boosts, ExplainStyle, Filter, Mode, Origin, SearchRequest, search};
 use libfuzzer_sys::fuzz_target;
 
 struct Fixture {
@@ -41,6 +41,10 @@ fuzz_target!(|data: &[u8]| {
         0 => Some(ExplainStyle::Readable),
         3 => Some(ExplainStyle::Raw),
         _ => None,
-    }, exhaustive: data.len() % 5 == 0 };
+    }, exhaustive: data.len() % 5 == 0, mode: match data.len() % 3 {
+        0 => Mode::Keyword,
+        1 => Mode::Semantic,
+        _ => Mode::Hybrid,
+    } };
     let _ = search(&f.open, &f.catalog, &request, Boosts::default());
 });

@@ -9,7 +9,7 @@ use distml_search::catalog::{Catalog, load_files};
 use distml_search::index::{IndexDir, OpenIndex};
 use distml_search::model::metadata::Cache;
 use distml_search::locations::builtin_files;
-use distml_search::search::{Boosts, SearchRequest, search};
+use distml_search::search::{Boosts, Mode, SearchRequest, search};
 use distml_search::snapshot::{ImportOptions, import_snapshot};
 use libfuzzer_sys::fuzz_target;
 
@@ -71,7 +71,7 @@ fuzz_target!(|data: &[u8]| {
     let f = fixture();
     let query = String::from_utf8_lossy(data);
     let ranked = |exhaustive: bool| {
-        let request = SearchRequest { query: &query, filters: vec![], limit: 10, explain: None, exhaustive };
+        let request = SearchRequest { query: &query, filters: vec![], limit: 10, explain: None, exhaustive, mode: Mode::Keyword };
         search(&f.open, &f.catalog, &request, Boosts::default())
             .map(|o| o.hits.into_iter().map(|h| h.record.id).collect::<Vec<_>>())
             .map_err(|e| e.to_string())

@@ -12,7 +12,7 @@ use crate::render::json::record_value;
 use crate::render::table::byline;
 use crate::render::text::{inert, truncate};
 use crate::render::{Style, bibtex};
-use crate::search::{Filter, Origin, SearchRequest};
+use crate::search::{Filter, Mode, Origin, SearchRequest};
 
 /// Returns whether any entry was listed.
 pub fn run(
@@ -40,6 +40,7 @@ pub fn run(
         limit: catalog.entries.len().max(1),
         explain: None,
         exhaustive: false,
+        mode: Mode::Keyword,
     };
     let outcome = search_catalog(locations, &catalog, &open, &request)?;
     // List order: sections as in the list, entries as in their file.

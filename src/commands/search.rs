@@ -42,6 +42,7 @@ pub fn run(
             crate::cli::ExplainArg::Raw => crate::search::ExplainStyle::Raw,
         }),
         exhaustive: args.exhaustive,
+        mode: args.mode.into(),
     };
     let (catalog, open, outcome) = super::read_healing(locations, err, |catalog, open| {
         search_catalog(locations, catalog, open, &request)
@@ -87,7 +88,12 @@ pub fn run_similar(
         Default::default()
     };
     let id = known_id(&catalog, &cache, &open, &args.id)?;
-    let hits = similar(&open, &id, args.output.limit_or(DEFAULT_LIMIT))?;
+    let hits = similar(
+        &open,
+        &id,
+        args.output.limit_or(DEFAULT_LIMIT),
+        args.mode.into(),
+    )?;
     let format = args.output.format();
     print_hits(&hits, format, style, out)?;
     Ok(!hits.is_empty())
@@ -127,6 +133,7 @@ fn no_results_hint(
             limit: 1,
             explain: None,
             exhaustive: false,
+            mode: request.mode,
         };
         Ok(words_or_filters
             && !search_catalog(locations, catalog, open, &again)?

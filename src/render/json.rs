@@ -66,6 +66,12 @@ pub fn hit_value(hit: &Hit) -> Value {
             let ranges: Vec<[usize; 2]> = s.highlights.iter().map(|r| [r.start, r.end]).collect();
             map.insert("highlights".into(), json!(ranges));
         }
+        if let Some(cosine) = hit.semantic {
+            map.insert(
+                "semantic".into(),
+                json!((f64::from(cosine) * 1000.0).round() / 1000.0),
+            );
+        }
         if let Some(e) = &hit.explanation {
             map.insert("explanation".into(), json!(e));
         }

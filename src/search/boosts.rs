@@ -106,6 +106,12 @@ pub struct Boosts {
     /// Results behind the first gain its score times this times the share
     /// of its tags they hold (see `feedback`).
     pub feedback: f32,
+    /// The semantic ranking's weight in `--mode hybrid`'s fusion, the
+    /// keyword ranking's being 1 (see `meaning`).
+    pub semantic: f32,
+    /// A result whose cosine with an excluded phrase reaches this is about
+    /// it, and is left out by meaning (see `meaning`).
+    pub excluded_meaning: f32,
 }
 
 impl Default for Boosts {
@@ -149,6 +155,8 @@ impl Default for Boosts {
             all_techniques: 15.0,
             title_words: 25.0,
             feedback: 0.5,
+            semantic: 0.5,
+            excluded_meaning: 0.6,
         }
     }
 }

@@ -8,7 +8,7 @@ use super::explain::{Adjusted, explain};
 use super::intent;
 use super::plan::Plan;
 use super::rank::Ranked;
-use super::{Hit, SearchRequest, snippets};
+use super::{Hit, SearchRequest, meaning, snippets};
 use crate::error::Error;
 use crate::model::Record;
 
@@ -17,6 +17,7 @@ pub fn build(
     plan: &Plan,
     ranked: Ranked,
     request: &SearchRequest<'_>,
+    meaning: Option<&meaning::Parts>,
 ) -> Result<Vec<Hit>, Error> {
     let mut hits = Vec::with_capacity(ranked.top.len());
     for &(score, address) in &ranked.top {
@@ -27,6 +28,7 @@ pub fn build(
             record: Record::from_document(&doc, cx.fields),
             snippet: None,
             explanation: None,
+            semantic: meaning.and_then(|m| m.get(&address)).map(|p| p.cosine),
         };
         hits.push((hit, address));
     }
@@ -57,7 +59,12 @@ pub fn build(
                     intents: scaled(address),
                     feedback: given(address),
                 };
-                hit.explanation = Some(explain(query, cx.statistics, address, adjusted, style)?);
+                let mut explained = explain(query, cx.statistics, address, adjusted, style)?;
+                if let Some(part) = meaning.and_then(|m| m.get(&address)) {
+                    let line = meaning::explain(part, request.mode, cx.boosts.semantic);
+                    explained = format!("{line}\n{explained}");
+                }
+                hit.explanation = Some(explained);
             }
             Ok(hit)
         })

@@ -12,6 +12,7 @@ mod hits;
 mod intent;
 mod labelled;
 mod listing;
+pub mod meaning;
 mod plan;
 pub mod query;
 mod rank;
@@ -32,6 +33,7 @@ use compile::Context;
 pub use compile::Expansion;
 pub use explain::ExplainStyle;
 pub use filter::{Filter, Origin, YearRange};
+pub use meaning::Mode;
 pub use similar::similar;
 pub use two_phase::Ranking;
 
@@ -51,6 +53,8 @@ pub struct SearchRequest<'a> {
     pub explain: Option<ExplainStyle>,
     /// Score every match exactly, even on a large index (see `two_phase`).
     pub exhaustive: bool,
+    /// By words, by meaning, or both (see `meaning`).
+    pub mode: Mode,
 }
 
 /// A fragment of a field with the byte ranges that matched the query.
@@ -85,6 +89,9 @@ pub struct Hit {
     pub record: Record,
     pub snippet: Option<Snippet>,
     pub explanation: Option<String>,
+    /// The cosine of the work's meaning with the query's (or the work's,
+    /// for `similar`), when meaning ranked it.
+    pub semantic: Option<f32>,
 }
 
 /// What was done to the query, for the user to see.
@@ -123,6 +130,43 @@ pub fn search(
         .map(|(outcome, _)| outcome)
 }
 
+/// The ranking of `--mode semantic` or `hybrid`: the semantic side's best,
+/// alone or fused with a deeper keyword ranking (whose pass also runs
+/// `also`), with what meaning gave each result.
+fn blend<C: tantivy::collector::Collector>(
+    cx: &Context<'_>,
+    plan: &plan::Plan,
+    request: &SearchRequest<'_>,
+    also: Option<C>,
+    meant: &meaning::Meant,
+) -> Result<(rank::Ranked, Option<C::Fruit>, meaning::Parts), Error> {
+    let pool = meaning::POOL.max(request.limit + 1);
+    let semantic = meaning::nearest(cx, &plan.root, meant, pool)?;
+    let deeper = SearchRequest {
+        query: request.query,
+        filters: request.filters.clone(),
+        limit: pool,
+        explain: None,
+        exhaustive: request.exhaustive,
+        mode: Mode::Keyword,
+    };
+    let (mut ranked, fruit) = rank::rank(cx, plan, &deeper, also)?;
+    let keyword = match request.mode {
+        Mode::Hybrid => std::mem::take(&mut ranked.top),
+        _ => Vec::new(),
+    };
+    let (mut fused, parts) =
+        meaning::fuse(cx.searcher, cx.boosts.semantic, meant, &keyword, &semantic)?;
+    if request.mode == Mode::Semantic {
+        // Its own scores: the cosines.
+        fused = semantic;
+    }
+    ranked.more = fused.len() > request.limit;
+    fused.truncate(request.limit);
+    ranked.top = fused;
+    Ok((ranked, fruit, parts))
+}
+
 /// [`search`], and `also` run on every match of the exact query (which
 /// `counts` uses to count them): in the ranking's own pass when that walks
 /// every match anyway, else in a pass of its own.
@@ -156,9 +200,23 @@ fn search_then<C: tantivy::collector::Collector>(
         boosts,
     };
     let plan = plan::plan(&cx, request, also.is_some())?;
-    let (ranked, extra) = rank::rank(&cx, &plan, request, also)?;
+    let meant = match request.mode {
+        Mode::Keyword => None,
+        _ if !plan.exact.scoring => None,
+        _ => meaning::Meant::of(&plan.root, boosts.excluded_meaning),
+    };
+    let (ranked, extra, parts) = match &meant {
+        None => {
+            let (ranked, extra) = rank::rank(&cx, &plan, request, also)?;
+            (ranked, extra, None)
+        }
+        Some(meant) => {
+            let (ranked, extra, parts) = blend(&cx, &plan, request, also, meant)?;
+            (ranked, extra, Some(parts))
+        }
+    };
     let (more, ranking) = (ranked.more, ranked.ranking);
-    let hits = hits::build(&cx, &plan, ranked, request)?;
+    let hits = hits::build(&cx, &plan, ranked, request, parts.as_ref())?;
     let outcome = SearchOutcome {
         hits,
         more,

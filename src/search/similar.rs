@@ -1,4 +1,5 @@
-//! More like this: entries that share the distinctive words of one entry's
+//! More like this: works that mean what one work means (the cosine of
+//! their vectors), fused with those that share the distinctive words of its
 //! title, tags, note and abstract.
 //!
 //! Like tantivy's `MoreLikeThisQuery`, but its words are chosen and scored
@@ -10,14 +11,19 @@
 use std::collections::HashMap;
 
 use tantivy::TantivyDocument;
-use tantivy::collector::TopDocs;
-use tantivy::query::{Bm25StatisticsProvider, BooleanQuery, BoostQuery, Occur, Query, TermQuery};
+use tantivy::collector::{DocSetCollector, TopDocs};
+use tantivy::query::{
+    AllQuery, Bm25StatisticsProvider, BooleanQuery, BoostQuery, Occur, Query, TermQuery,
+};
 use tantivy::schema::{Field, IndexRecordOption, Value};
-use tantivy::{Index, Term};
+use tantivy::{DocAddress, Index, Term};
 
 use super::Hit;
+use super::meaning::{self, Mode};
 use super::statistics::{Statistics, idf};
+use crate::embed::stored::cosine;
 use crate::error::Error;
+use crate::index::vectors::{BestByVector, Keep, document_vector};
 use crate::index::{Fields, OpenIndex, id_query};
 use crate::model::Record;
 
@@ -26,15 +32,85 @@ const MOST_TERMS: usize = 40;
 /// Shorter words say little of what a work is about.
 const SHORTEST_WORD: usize = 3;
 
-pub fn similar(open: &OpenIndex, id: &str, limit: usize) -> Result<Vec<Hit>, Error> {
+/// The works most like `id`: by the distinctive words it shares with them
+/// (`Keyword`), by the cosine of their vectors (`Semantic`), or both fused
+/// by rank (`Hybrid`). A work without a vector falls back to its words.
+pub fn similar(open: &OpenIndex, id: &str, limit: usize, mode: Mode) -> Result<Vec<Hit>, Error> {
     let searcher = open.reader.searcher();
     let fields = Fields::from_schema(&open.index.schema())?;
-    let Some(doc) = open.document(id)? else {
+    let found = searcher.search(&*id_query(&fields, id), &DocSetCollector)?;
+    let (Some(address), Some(doc)) = (found.into_iter().min(), open.document(id)?) else {
         return Err(Error::Usage(format!(
             "no entry with id `{id}` (try `distml-search search {id}`)"
         )));
     };
-    let statistics = Statistics::new(&searcher, &fields)?;
+    let vector = document_vector(&searcher, address)?.filter(|v| v.iter().any(|&x| x != 0.0));
+    let pool = meaning::POOL.max(limit);
+    let keyword = match (mode, &vector) {
+        (Mode::Semantic, Some(_)) => Vec::new(),
+        _ => {
+            let like = like_query(open, &searcher, &fields, &doc, id)?;
+            let statistics = Statistics::new(&searcher, &fields)?;
+            statistics.search(&*like, &TopDocs::with_limit(pool).order_by_score())?
+        }
+    };
+    let (top, cosines): (Vec<(f32, DocAddress)>, HashMap<DocAddress, f32>) = match (mode, &vector) {
+        (Mode::Keyword, _) | (_, None) => (keyword, HashMap::new()),
+        (_, Some(vector)) => {
+            let score = |bytes: &[u8]| cosine(vector, bytes);
+            let keep = Keep::default();
+            let scan = BestByVector {
+                score: &score,
+                keep: &keep,
+                limit: pool + 1,
+            };
+            let mut semantic = searcher.search(&AllQuery, &scan)?.0;
+            semantic.retain(|&(_, a)| a != address);
+            let cosines = semantic.iter().map(|&(c, a)| (a, c)).collect();
+            if mode == Mode::Semantic {
+                (semantic, cosines)
+            } else {
+                (fuse(&keyword, &semantic), cosines)
+            }
+        }
+    };
+    let mut hits = Vec::new();
+    for (i, &(score, address)) in top.iter().take(limit).enumerate() {
+        let doc: TantivyDocument = searcher.doc(address)?;
+        hits.push(Hit {
+            rank: i + 1,
+            score,
+            record: Record::from_document(&doc, &fields),
+            snippet: None,
+            explanation: None,
+            semantic: cosines.get(&address).copied(),
+        });
+    }
+    Ok(hits)
+}
+
+/// Two rankings fused by reciprocal rank, equally weighted.
+fn fuse(a: &[(f32, DocAddress)], b: &[(f32, DocAddress)]) -> Vec<(f32, DocAddress)> {
+    let mut fused: HashMap<DocAddress, f32> = HashMap::new();
+    for list in [a, b] {
+        for (rank, &(_, address)) in list.iter().enumerate() {
+            *fused.entry(address).or_default() += 1.0 / (meaning::RRF_K + rank as f32 + 1.0);
+        }
+    }
+    let mut ranked: Vec<(f32, DocAddress)> = fused.into_iter().map(|(a, s)| (s, a)).collect();
+    ranked.sort_by(|x, y| y.0.total_cmp(&x.0).then(x.1.cmp(&y.1)));
+    ranked
+}
+
+/// More like `doc`: its distinctive words, without itself.
+fn like_query(
+    open: &OpenIndex,
+    searcher: &tantivy::Searcher,
+    fields: &Fields,
+    doc: &TantivyDocument,
+    id: &str,
+) -> Result<Box<dyn Query>, Error> {
+    let statistics = Statistics::new(searcher, fields)?;
     let texts = [
         fields.title,
         fields.tags,
@@ -47,23 +123,10 @@ pub fn similar(open: &OpenIndex, id: &str, limit: usize) -> Result<Vec<Hit>, Err
         (field, values.map(str::to_string).collect::<Vec<_>>())
     });
     let like = like(&open.index, &statistics, &texts)?;
-    let query: Box<dyn Query> = Box::new(BooleanQuery::new(vec![
+    Ok(Box::new(BooleanQuery::new(vec![
         (Occur::Should, Box::new(like)),
-        (Occur::MustNot, id_query(&fields, id)),
-    ]));
-    let top = statistics.search(&*query, &TopDocs::with_limit(limit).order_by_score())?;
-    let mut hits = Vec::new();
-    for (i, (score, address)) in top.into_iter().enumerate() {
-        let doc: TantivyDocument = searcher.doc(address)?;
-        hits.push(Hit {
-            rank: i + 1,
-            score,
-            record: Record::from_document(&doc, &fields),
-            snippet: None,
-            explanation: None,
-        });
-    }
-    Ok(hits)
+        (Occur::MustNot, id_query(fields, id)),
+    ])))
 }
 
 /// Any of the [`MOST_TERMS`] terms of `texts` with the highest count times

@@ -15,7 +15,7 @@ use crate::model::Record;
 use crate::model::metadata::Cache;
 use crate::render::{bibtex, json as render_json};
 use crate::search::counts::{Counts, search_counted};
-use crate::search::{Boosts, SearchRequest, similar};
+use crate::search::{Boosts, Mode, SearchRequest, similar};
 
 pub struct App {
     catalog: Catalog,
@@ -58,6 +58,7 @@ impl App {
             limit: params.limit,
             explain: None,
             exhaustive: false,
+            mode: Mode::Keyword,
         };
         let (outcome, counts) = search_counted(&self.open, &self.catalog, &request, self.boosts)?;
         let hits: Vec<Value> = outcome.hits.iter().map(render_json::hit_value).collect();
@@ -92,7 +93,7 @@ impl App {
     /// `{"hits": [...]}`, as `similar --json` prints them.
     pub fn similar(&self, id: &str, limit: usize) -> Result<Value, Error> {
         let id = known_id(&self.catalog, &self.cache, &self.open, id)?;
-        let hits = similar(&self.open, &id, limit)?;
+        let hits = similar(&self.open, &id, limit, Mode::Hybrid)?;
         let hits: Vec<Value> = hits.iter().map(render_json::hit_value).collect();
         Ok(json!({ "hits": hits }))
     }

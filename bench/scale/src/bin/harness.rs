@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 
 use distml_search::catalog::load_dir;
 use distml_search::index::IndexDir;
-use distml_search::search::{Boosts, SearchRequest, search};
+use distml_search::search::{Boosts, Mode, SearchRequest, search};
 use distml_search_scale::QUERIES;
 use serde_json::Value;
 
@@ -322,7 +322,7 @@ fn distml_queries(dir: &Path, catalog: &Path) -> Box<dyn FnMut(usize)> {
     let open = IndexDir::new(dir.to_path_buf()).open().unwrap().expect("an index: run the harness once first");
     let (catalog, _) = load_dir(catalog).unwrap();
     Box::new(move |i| {
-        let request = SearchRequest { query: QUERIES[i].0, filters: vec![], limit: 10, explain: None, exhaustive: false };
+        let request = SearchRequest { query: QUERIES[i].0, filters: vec![], limit: 10, explain: None, exhaustive: false, mode: Mode::Keyword };
         let _ = search(&open, &catalog, &request, Boosts::default());
     })
 }

@@ -13,7 +13,7 @@ use std::time::Instant;
 
 use distml_search::catalog::load_dir;
 use distml_search::index::IndexDir;
-use distml_search::search::{Boosts, SearchRequest, search};
+use distml_search::search::{Boosts, Mode, SearchRequest, search};
 use distml_search_scale::QUERIES;
 
 fn main() {
@@ -27,7 +27,7 @@ fn main() {
     let boosts = Boosts::load(Some(&catalog_dir)).expect("its ranking weights");
     let open = IndexDir::new(std::path::PathBuf::from(index)).open().expect("index").expect("an index");
     let ids = |exhaustive: bool, query: &str| -> Vec<String> {
-        let request = SearchRequest { query, filters: vec![], limit: 10, explain: None, exhaustive };
+        let request = SearchRequest { query, filters: vec![], limit: 10, explain: None, exhaustive, mode: Mode::Keyword };
         let outcome = search(&open, &catalog, &request, boosts).expect("search");
         outcome.hits.into_iter().map(|h| h.record.id).collect()
     };

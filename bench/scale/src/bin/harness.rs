@@ -167,8 +167,9 @@ fn run(records: u64, seed: u64) {
     eprintln!("queries...");
     // distml-search searches a large index's segments on threads of their
     // own; so does the second variant of the minimal program.
-    let [mut ours_times, mut raw_times, mut raw_parallel_times] = timed_together([
-        distml_queries(&ours.join("index"), &catalog),
+    let [mut ours_times, mut hybrid_times, mut raw_times, mut raw_parallel_times] = timed_together([
+        distml_queries(&ours.join("index"), &catalog, Mode::Keyword),
+        distml_queries(&ours.join("index"), &catalog, Mode::Hybrid),
         raw_queries(&raw, false),
         raw_queries(&raw, true),
     ]);
@@ -204,17 +205,33 @@ fn run(records: u64, seed: u64) {
         }
     }
 
-    println!("| query | distml-search p50, ms | minimal tantivy p50, ms | minimal tantivy, parallel search, p50, ms | SQLite FTS5 p50, ms |");
-    println!("|---|---|---|---|---|");
+    eprintln!("inbox...");
+    let inbox = |args: &[&str]| {
+        let mut runs: Vec<(Duration, f64)> = (0..3)
+            .map(|_| {
+                let mut cmd = Command::new(&bin);
+                cmd.args(["--catalog"]).arg(&catalog).arg("--index").arg(ours.join("index")).arg("inbox").args(args);
+                cmd.env("DISTML_OFFLINE", "1").stdout(std::process::Stdio::null()).stderr(std::process::Stdio::null());
+                measured(cmd)
+            })
+            .collect();
+        median_build(&mut runs)
+    };
+    let (inbox_time, inbox_rss) = inbox(&["--limit", "20"]);
+    let (since_time, since_rss) = inbox(&["--since", "2025-06-01", "--limit", "20"]);
+
+    println!("| query | distml-search p50, ms | hybrid p50, ms | minimal tantivy p50, ms | minimal tantivy, parallel search, p50, ms | SQLite FTS5 p50, ms |");
+    println!("|---|---|---|---|---|---|");
     for (i, (query, ..)) in QUERIES.iter().enumerate() {
         let median = |times: &[Duration]| query_median(times, i);
-        println!("| `{query}` | {:.2} | {:.2} | {:.2} | {:.2} |", median(&ours_times), median(&raw_times), median(&raw_parallel_times), median(&fts_times));
+        println!("| `{query}` | {:.2} | {:.2} | {:.2} | {:.2} | {:.2} |", median(&ours_times), median(&hybrid_times), median(&raw_times), median(&raw_parallel_times), median(&fts_times));
     }
     println!();
 
     let per_sec = |t: Duration| records as f64 / t.as_secs_f64();
     let mb = |p: &Path| dir_size(p) as f64 / 1e6;
     let (o50, o99) = (percentile(&mut ours_times, 0.5), percentile(&mut ours_times, 0.99));
+    let (h50, h99) = (percentile(&mut hybrid_times, 0.5), percentile(&mut hybrid_times, 0.99));
     let (r50, r99) = (percentile(&mut raw_times, 0.5), percentile(&mut raw_times, 0.99));
     let (p50, p99) = (percentile(&mut raw_parallel_times, 0.5), percentile(&mut raw_parallel_times, 0.99));
     let (f50, f99) = (percentile(&mut fts_times, 0.5), percentile(&mut fts_times, 0.99));
@@ -232,8 +249,12 @@ fn run(records: u64, seed: u64) {
     println!("| warm query p50, ms | {o50:.2} | {r50:.2} (parallel search: {p50:.2}) | {f50:.2} |");
     println!("| warm query p99, ms | {o99:.2} | {r99:.2} (parallel search: {p99:.2}) | {f99:.2} |");
     println!("| cold CLI search p50, ms | {cold50:.1} | | |");
+    println!("| hybrid query p50 / p99, ms | {h50:.2} / {h99:.2} | | |");
+    println!("| inbox --limit 20, s (peak RSS, MB) | {:.2} ({inbox_rss:.0}) | | |", inbox_time.as_secs_f64());
+    println!("| inbox --since 2025-06-01, s (peak RSS, MB) | {:.2} ({since_rss:.0}) | | |", since_time.as_secs_f64());
     println!();
-    println!("ratios: indexing distml/tantivy {:.2}x (target >= 0.8); warm p50 distml/tantivy {:.2}x (target <= 1.5), against its parallel search {:.2}x; FTS5/distml p50 {:.1}x (target >= 20)",
+    println!("hybrid p50 / keyword p50 {:.2}x (target <= 2); inbox --limit 20 {:.2} s (target <= 10), --since {:.2} s (target <= 2)", h50 / o50, inbox_time.as_secs_f64(), since_time.as_secs_f64());
+    println!("ratios: indexing distml/tantivy {:.2}x (target >= 0.7 with vectors); warm p50 distml/tantivy {:.2}x (target <= 1.5), against its parallel search {:.2}x; FTS5/distml p50 {:.1}x (target >= 20)",
         per_sec(ours_time) / per_sec(raw_time), o50 / r50, o50 / p50, f50 / o50);
     // What storing the abstracts (which distml-search shows and rebuilds
     // from) costs any program, apart from the rest of its features.
@@ -268,15 +289,22 @@ fn docs(corpus: &Path, mut each: impl FnMut(Doc)) {
 fn warm() {
     let work = root().join("target/scale");
     let raw = work.join("tantivy");
-    let [mut ours, mut single, mut parallel] =
-        timed_together([distml_queries(&work.join("distml/index"), &root().join("catalog")), raw_queries(&raw, false), raw_queries(&raw, true)]);
-    println!("| query | distml-search p50, ms | minimal tantivy p50, ms | minimal tantivy, parallel search, p50, ms |");
-    println!("|---|---|---|---|");
+    let (index, catalog) = (work.join("distml/index"), root().join("catalog"));
+    let [mut ours, mut hybrid, mut single, mut parallel] = timed_together([
+        distml_queries(&index, &catalog, Mode::Keyword),
+        distml_queries(&index, &catalog, Mode::Hybrid),
+        raw_queries(&raw, false),
+        raw_queries(&raw, true),
+    ]);
+    println!("| query | distml-search p50, ms | hybrid p50, ms | minimal tantivy p50, ms | minimal tantivy, parallel search, p50, ms |");
+    println!("|---|---|---|---|---|");
     for (i, (query, ..)) in QUERIES.iter().enumerate() {
         let median = |times: &[Duration]| query_median(times, i);
-        println!("| `{query}` | {:.2} | {:.2} | {:.2} |", median(&ours), median(&single), median(&parallel));
+        println!("| `{query}` | {:.2} | {:.2} | {:.2} | {:.2} |", median(&ours), median(&hybrid), median(&single), median(&parallel));
     }
+    let h50 = percentile(&mut hybrid, 0.5);
     let (o50, r50, p50) = (percentile(&mut ours, 0.5), percentile(&mut single, 0.5), percentile(&mut parallel, 0.5));
+    println!("hybrid p50 {h50:.2} ms: {:.2}x keyword's (target <= 2)", h50 / o50);
     println!("warm p50: distml-search {o50:.2} ms, minimal tantivy {r50:.2} ms (parallel search {p50:.2}): {:.2}x (target <= 1.5), {:.2}x against its parallel search", o50 / r50, o50 / p50);
 }
 
@@ -318,11 +346,11 @@ fn tantivy_build(corpus: &Path, dir: &Path, store_abstracts: bool) {
 
 /// distml-search's queries on the index in `dir`, with the catalog in
 /// `catalog`, as the CLI runs them (default weights).
-fn distml_queries(dir: &Path, catalog: &Path) -> Box<dyn FnMut(usize)> {
+fn distml_queries(dir: &Path, catalog: &Path, mode: Mode) -> Box<dyn FnMut(usize)> {
     let open = IndexDir::new(dir.to_path_buf()).open().unwrap().expect("an index: run the harness once first");
     let (catalog, _) = load_dir(catalog).unwrap();
     Box::new(move |i| {
-        let request = SearchRequest { query: QUERIES[i].0, filters: vec![], limit: 10, explain: None, exhaustive: false, mode: Mode::Keyword };
+        let request = SearchRequest { query: QUERIES[i].0, filters: vec![], limit: 10, explain: None, exhaustive: false, mode };
         let _ = search(&open, &catalog, &request, Boosts::default());
     })
 }

@@ -253,9 +253,10 @@ pub struct SimilarArgs {
     /// The entry's id, or arxiv:ID, doi:DOI
     #[arg(add = ArgValueCandidates::new(completion::entry_ids))]
     pub id: String,
-    /// By shared distinctive words, by meaning, or both fused.
-    #[arg(long, value_enum, value_name = "HOW", default_value_t = ModeArg::Hybrid)]
-    pub mode: ModeArg,
+    /// By shared distinctive words, by meaning, or both fused [default:
+    /// keyword for a curated work, semantic for a record without tags]
+    #[arg(long, value_enum, value_name = "HOW")]
+    pub mode: Option<ModeArg>,
     #[command(flatten)]
     pub output: HitsOutput,
 }

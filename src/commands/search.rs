@@ -92,7 +92,7 @@ pub fn run_similar(
         &open,
         &id,
         args.output.limit_or(DEFAULT_LIMIT),
-        args.mode.into(),
+        args.mode.map(Into::into),
     )?;
     let format = args.output.format();
     print_hits(&hits, format, style, out)?;

@@ -121,6 +121,8 @@ impl Embedder {
         ) else {
             return;
         };
+        // Fixed lengths, so that the loop is vectorized without bounds checks.
+        let row: &[u8; DIMS] = row.try_into().expect("a row is DIMS bytes");
         for (s, &q) in sum.iter_mut().zip(row) {
             *s += scale * f32::from(q as i8);
         }

@@ -93,7 +93,7 @@ impl App {
     /// `{"hits": [...]}`, as `similar --json` prints them.
     pub fn similar(&self, id: &str, limit: usize) -> Result<Value, Error> {
         let id = known_id(&self.catalog, &self.cache, &self.open, id)?;
-        let hits = similar(&self.open, &id, limit, Mode::Hybrid)?;
+        let hits = similar(&self.open, &id, limit, None)?;
         let hits: Vec<Value> = hits.iter().map(render_json::hit_value).collect();
         Ok(json!({ "hits": hits }))
     }

@@ -133,8 +133,10 @@ impl Record {
         };
         learn(&self.note);
         self.add_tags(&mut doc, fields, vocabulary, &mut learn);
+        // Embedded once: the predictor reads the vector the document keeps.
+        let vector = embed::record_vector(self);
         match predictor {
-            Some(predictor) => predictor.predict_each(self, |tag, confidence| {
+            Some(predictor) => predictor.predict_each_with(self, &vector, |tag, confidence| {
                 add_predicted_tag(&mut doc, fields, tag, confidence);
             }),
             None => add_predicted(&mut doc, fields, &self.predicted),
@@ -169,10 +171,7 @@ impl Record {
         if let Some(day) = self.submitted.as_deref().and_then(day_number) {
             doc.add_i64(fields.submitted, day);
         }
-        doc.add_bytes(
-            fields.vector,
-            &embed::stored::pack(&embed::record_vector(self)),
-        );
+        doc.add_bytes(fields.vector, &embed::stored::pack(&vector));
         doc
     }
 

@@ -57,6 +57,18 @@ pub struct LeftOut<'a> {
     probabilities: Vec<Vec<Option<f32>>>,
 }
 
+/// A predictor of `method` learned from all of `examples`, predicting the
+/// tags that reach `threshold` (to try a method on texts of one's own).
+pub fn learned(
+    catalog: &Catalog,
+    examples: &[Example],
+    method: Method,
+    threshold: f32,
+) -> Predictor {
+    let all: Vec<&Example> = examples.iter().collect();
+    Predictor::learn(&all, catalog, method, threshold)
+}
+
 /// Trains one model per entry left out, on a thread per core.
 pub fn leave_one_out<'a>(
     catalog: &Catalog,
@@ -104,15 +116,19 @@ fn thresholds() -> impl Iterator<Item = f32> {
 }
 
 impl LeftOut<'_> {
+    /// The tags predicted for entry `i` at `threshold`.
+    pub fn predicted(&self, i: usize, threshold: f32) -> Vec<String> {
+        above(&self.probabilities[i], &self.tags, threshold)
+            .into_iter()
+            .map(|p| p.tag)
+            .collect()
+    }
+
     /// The counts over the entries `rows` at `threshold`.
     pub fn counts(&self, threshold: f32, rows: impl Iterator<Item = usize>) -> Counts {
         let mut counts = Counts::default();
         for i in rows {
-            let predicted: Vec<String> = above(&self.probabilities[i], &self.tags, threshold)
-                .into_iter()
-                .map(|p| p.tag)
-                .collect();
-            counts.add(&predicted, &self.examples[i].tags);
+            counts.add(&self.predicted(i, threshold), &self.examples[i].tags);
         }
         counts
     }

@@ -1,8 +1,10 @@
 //! Learning: TF-IDF over the training texts' terms, plus, for each tag, a
-//! feature for its name spelt out in the text, and one logistic regression
-//! per tag (linfa). The vocabulary's descriptions of the tags are training
-//! texts too. Its weights are kept as one row per feature, so that predicting
-//! is a sparse sum over the terms a text has.
+//! feature for its name spelt out in the text, plus (with
+//! `Features::vector`) the text's meaning vector as dense features, and one
+//! logistic regression per tag (linfa). The vocabulary's descriptions of
+//! the tags are training texts too. Its weights are kept as one row per
+//! feature, so that predicting is a sparse sum over the terms a text has
+//! and a dense one over the vector's dimensions.
 
 use linfa::dataset::Dataset;
 use linfa::traits::Fit;
@@ -14,6 +16,7 @@ use tantivy::tokenizer::{Language, StopWordFilter, TextAnalyzer, WhitespaceToken
 use super::text::{Analyzed, TermTable, terms};
 use super::{Example, Features};
 use crate::catalog::Vocabulary;
+use crate::embed::{DIMS, Vector};
 
 /// A term is a feature when at least this many training texts have it: a
 /// word of one text says nothing about the others.
@@ -44,6 +47,10 @@ pub(super) struct Model {
     /// Per tag, the weight of its own name found in a text. (Only its own:
     /// a weight for every other tag's name too overfits a small catalog.)
     name_weights: Vec<f32>,
+    /// Per dimension of the text's vector, its weight for each tag (`tags`
+    /// floats), times `Features::vector` (the scale the regression saw it
+    /// at); empty without vector features.
+    vector_weights: Vec<f32>,
     /// Per tag; `None` for a tag too rare to learn.
     bias: Vec<Option<f32>>,
 }
@@ -56,6 +63,7 @@ pub(super) struct Learned {
     pub(super) idf: Vec<f32>,
     pub(super) word_weights: Vec<f32>,
     pub(super) name_weights: Vec<f32>,
+    pub(super) vector_weights: Vec<f32>,
     pub(super) bias: Vec<Option<f32>>,
 }
 
@@ -104,21 +112,17 @@ fn analysis_is_empty(analyzer: &mut TextAnalyzer, term: &str) -> bool {
 }
 
 impl Model {
-    /// Learns from `examples`, whose tags are ids of `tags` (slots).
+    /// Learns from `examples` (the vocabulary's descriptions among them
+    /// when the features read names, see [`with_descriptions`]), whose tags
+    /// are ids of `tags` (slots), and their `vectors` (one each, read only
+    /// with `Features::vector`).
     pub(super) fn train(
         examples: &[&Example],
+        vectors: &[Vector],
         vocabulary: &Vocabulary,
         tags: &[String],
         features: Features,
     ) -> Model {
-        // The vocabulary's own words teach every tag, the rarest too.
-        let described = if features.names {
-            descriptions(vocabulary, tags)
-        } else {
-            Vec::new()
-        };
-        let examples: Vec<&Example> = examples.iter().copied().chain(&described).collect();
-        let examples = examples.as_slice();
         let texts: Vec<Vec<String>> = examples
             .iter()
             .map(|e| e.parts.iter().flat_map(|p| terms(p)).collect())
@@ -139,10 +143,18 @@ impl Model {
             idf: idf(&analyzed, table.features()),
             word_weights: vec![0.0; table.features() * tags.len()],
             name_weights: vec![0.0; tags.len()],
+            vector_weights: if features.vector > 0.0 {
+                vec![0.0; DIMS * tags.len()]
+            } else {
+                Vec::new()
+            },
             bias: vec![None; tags.len()],
             table,
         };
-        let words = model.words(&analyzed);
+        let mut words = model.words(&analyzed);
+        if features.vector > 0.0 {
+            words = with_vectors(words, vectors, features.vector);
+        }
         let fit_slot = |slot: usize| {
             let y: Array1<bool> = examples
                 .iter()
@@ -153,7 +165,7 @@ impl Model {
                 return None;
             }
             let x = if features.names {
-                model.with_name(&words, &analyzed, slot)
+                with_name(&words, &analyzed, slot)
             } else {
                 words.clone()
             };
@@ -174,6 +186,7 @@ impl Model {
             idf: self.idf.clone(),
             word_weights: self.word_weights.clone(),
             name_weights: self.name_weights.clone(),
+            vector_weights: self.vector_weights.clone(),
             bias: self.bias.clone(),
         }
     }
@@ -191,6 +204,12 @@ impl Model {
         let fits = learned.idf.len() == words
             && learned.word_weights.len() == words * tags.len()
             && learned.name_weights.len() == tags.len()
+            && learned.vector_weights.len()
+                == if features.vector > 0.0 {
+                    DIMS * tags.len()
+                } else {
+                    0
+                }
             && learned.bias.len() == tags.len();
         let table = TermTable::new(learned.features, vocabulary, tags);
         (fits && table.features() == words).then_some(Model {
@@ -200,33 +219,32 @@ impl Model {
             idf: learned.idf,
             word_weights: learned.word_weights,
             name_weights: learned.name_weights,
+            vector_weights: learned.vector_weights,
             bias: learned.bias,
         })
     }
 
-    /// Column `slot` of the rows: the regression of that tag.
+    /// Column `slot` of the rows: the regression of that tag, whose
+    /// parameters are the words', the vector's dimensions', then the name's
+    /// (the columns of [`with_vectors`] and [`with_name`]).
     fn set(&mut self, slot: usize, params: &Array1<f64>, intercept: f64) {
         let words = self.table.features();
         for feature in 0..words {
             self.word_weights[feature * self.tags + slot] = params[feature] as f32;
         }
+        let mut next = words;
+        if self.features.vector > 0.0 {
+            // Kept times the scale: predicting reads the vector as it is.
+            for dim in 0..DIMS {
+                self.vector_weights[dim * self.tags + slot] =
+                    (params[next + dim] * f64::from(self.features.vector)) as f32;
+            }
+            next += DIMS;
+        }
         if self.features.names {
-            self.name_weights[slot] = params[words] as f32;
+            self.name_weights[slot] = params[next] as f32;
         }
         self.bias[slot] = Some(intercept as f32);
-    }
-
-    /// `words` and a last column: whether each text names the tag `slot`.
-    fn with_name(&self, words: &Array2<f64>, analyzed: &[Analyzed], slot: usize) -> Array2<f64> {
-        let (rows, columns) = words.dim();
-        let mut x = Array2::zeros((rows, columns + 1));
-        x.slice_mut(ndarray::s![.., ..columns]).assign(words);
-        for (row, text) in analyzed.iter().enumerate() {
-            if text.named.contains(&slot) {
-                x[[row, columns]] = 1.0;
-            }
-        }
-        x
     }
 
     /// The training texts as rows of TF-IDF (dense: the catalog is small).
@@ -254,39 +272,24 @@ impl Model {
             .map(move |c| (c.0, if norm > 0.0 { weight(c) / norm } else { 0.0 }))
     }
 
-    /// The probability of each tag (slot) for `text`, 0 where the text gives
-    /// too little evidence for it; `None` where the tag was not learned.
-    pub(super) fn probabilities(&self, text: &Analyzed) -> Vec<Option<f32>> {
-        let mut scores = Vec::new();
-        self.scores_into(text, &mut scores);
-        (scores.iter().enumerate())
-            .map(|(slot, &score)| self.probability(slot, score))
-            .collect()
+    /// Whether the tag of `slot` was learned (not too rare).
+    pub(super) fn has_learned(&self, slot: usize) -> bool {
+        self.bias.get(slot).is_some_and(Option::is_some)
     }
 
-    /// The tags (slots) whose probability for `text` reaches `threshold`,
-    /// with it, into `confident`: [`Model::probabilities`] without a vector
-    /// of every tag's, for the import's million records. `scores` is scratch.
-    pub(super) fn confident_into(
-        &self,
-        text: &Analyzed,
-        threshold: f32,
-        scores: &mut Vec<f32>,
-        confident: &mut Vec<(usize, f32)>,
-    ) {
-        self.scores_into(text, scores);
-        for (slot, &score) in scores.iter().enumerate() {
-            if let Some(p) = self.probability(slot, score).filter(|&p| p >= threshold) {
-                confident.push((slot, p));
-            }
-        }
-    }
-
-    /// Each tag's log-odds for `text`, by slot, into `scores`.
-    fn scores_into(&self, text: &Analyzed, scores: &mut Vec<f32>) {
+    /// Each tag's log-odds for `text` of meaning `vector` (centred), by
+    /// slot, into `scores`.
+    pub(super) fn scores_into(&self, text: &Analyzed, vector: &Vector, scores: &mut Vec<f32>) {
         scores.clear();
         scores.extend(self.bias.iter().map(|b| b.unwrap_or(0.0)));
         self.add_words(text, scores);
+        if !self.vector_weights.is_empty() {
+            add_rows(
+                vector.iter().copied().enumerate(),
+                &self.vector_weights,
+                scores,
+            );
+        }
         if self.features.names {
             for &slot in &text.named {
                 scores[slot] += self.name_weights[slot];
@@ -297,7 +300,7 @@ impl Model {
     /// The probability of tag `slot` at log-odds `score`: 0 below the
     /// evidence asked for, `None` for a tag not learned.
     #[inline]
-    fn probability(&self, slot: usize, score: f32) -> Option<f32> {
+    pub(super) fn probability(&self, slot: usize, score: f32) -> Option<f32> {
         self.bias[slot].map(|bias| {
             if score - bias >= MIN_EVIDENCE {
                 1.0 / (1.0 + (-score).exp())
@@ -309,35 +312,79 @@ impl Model {
 }
 
 impl Model {
-    /// Each known term's row of weights times its TF-IDF, added to `scores`:
-    /// eight tags a step where the processor has AVX (found at run time;
-    /// the default target has four-wide SSE2 only). A multiply and an add
-    /// each rounded, in the same order, either way: the same sums.
+    /// Each known term's row of weights times its TF-IDF, added to `scores`.
     fn add_words(&self, text: &Analyzed, scores: &mut [f32]) {
-        #[cfg(target_arch = "x86_64")]
-        if std::is_x86_feature_detected!("avx") {
-            // SAFETY: the processor has AVX.
-            return unsafe { self.add_words_avx(text, scores) };
-        }
-        self.add_words_portable(text, scores);
+        add_rows(
+            self.tf_idf(text).map(|(id, value)| (id as usize, value)),
+            &self.word_weights,
+            scores,
+        );
     }
+}
 
+/// Row `i` of `weights` (rows of `scores.len()` floats) times `value`, added
+/// to `scores`, for each `(i, value)`: eight tags a step where the processor
+/// has AVX (found at run time; the default target has four-wide SSE2 only).
+/// A multiply and an add each rounded, in the same order, either way: the
+/// same sums.
+pub(super) fn add_rows(
+    rows: impl Iterator<Item = (usize, f32)>,
+    weights: &[f32],
+    scores: &mut [f32],
+) {
     #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx")]
-    fn add_words_avx(&self, text: &Analyzed, scores: &mut [f32]) {
-        self.add_words_portable(text, scores);
+    if std::is_x86_feature_detected!("avx") {
+        // SAFETY: the processor has AVX.
+        return unsafe { add_rows_avx(rows, weights, scores) };
     }
+    add_rows_portable(rows, weights, scores);
+}
 
-    #[inline(always)]
-    fn add_words_portable(&self, text: &Analyzed, scores: &mut [f32]) {
-        for (id, value) in self.tf_idf(text) {
-            let at = id as usize * self.tags;
-            let row = &self.word_weights[at..at + self.tags];
-            for (score, weight) in scores.iter_mut().zip(row) {
-                *score += weight * value;
-            }
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx")]
+fn add_rows_avx(rows: impl Iterator<Item = (usize, f32)>, weights: &[f32], scores: &mut [f32]) {
+    add_rows_portable(rows, weights, scores);
+}
+
+#[inline(always)]
+fn add_rows_portable(
+    rows: impl Iterator<Item = (usize, f32)>,
+    weights: &[f32],
+    scores: &mut [f32],
+) {
+    let width = scores.len();
+    for (i, value) in rows {
+        let row = &weights[i * width..(i + 1) * width];
+        for (score, weight) in scores.iter_mut().zip(row) {
+            *score += weight * value;
         }
     }
+}
+
+/// `words` and a last column: whether each text names the tag `slot`.
+fn with_name(words: &Array2<f64>, analyzed: &[Analyzed], slot: usize) -> Array2<f64> {
+    let (rows, columns) = words.dim();
+    let mut x = Array2::zeros((rows, columns + 1));
+    x.slice_mut(ndarray::s![.., ..columns]).assign(words);
+    for (row, text) in analyzed.iter().enumerate() {
+        if text.named.contains(&slot) {
+            x[[row, columns]] = 1.0;
+        }
+    }
+    x
+}
+
+/// `words` and [`DIMS`] more columns: each text's vector times `scale`.
+fn with_vectors(words: Array2<f64>, vectors: &[Vector], scale: f32) -> Array2<f64> {
+    let (rows, columns) = words.dim();
+    let mut x = Array2::zeros((rows, columns + DIMS));
+    x.slice_mut(ndarray::s![.., ..columns]).assign(&words);
+    for (row, vector) in vectors.iter().enumerate().take(rows) {
+        for (dim, &value) in vector.iter().enumerate() {
+            x[[row, columns + dim]] = f64::from(value * scale);
+        }
+    }
+    x
 }
 
 /// 1 + ln(count). Most terms come once, and ln(1) is 0: no logarithm for
@@ -348,7 +395,7 @@ fn sublinear(count: f32) -> f32 {
 
 /// Each tag of the vocabulary as one more example of it: its label,
 /// description and aliases.
-fn descriptions(vocabulary: &Vocabulary, tags: &[String]) -> Vec<Example> {
+pub(super) fn descriptions(vocabulary: &Vocabulary, tags: &[String]) -> Vec<Example> {
     tags.iter()
         .filter_map(|id| vocabulary.get(id))
         .map(|tag| Example {

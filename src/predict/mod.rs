@@ -16,23 +16,27 @@
 
 pub mod evaluate;
 mod learn;
+mod neighbours;
 mod saved;
 mod text;
 
 pub use saved::FILE_NAME as SAVED_MODEL_FILE;
 
 use learn::Model;
+use neighbours::Neighbours;
 
 pub use crate::embed::cut_after_word;
 
 use crate::catalog::Catalog;
+use crate::embed::{self, Vector};
 use crate::model::metadata::Cache;
 use crate::model::{PredictedTag, Record};
 
-/// A tag is predicted when its probability reaches this. One threshold for
-/// every tag (most have a handful of examples, too few to tune one each),
-/// chosen by the leave-one-out of `bench/tags.sh` on the shipped catalog.
-pub const THRESHOLD: f32 = 0.07;
+/// A tag is predicted when its score (for [`Method::SHIPPED`], the mean of
+/// a probability and a vote) reaches this. One threshold for every tag
+/// (most have a handful of examples, too few to tune one each), chosen by
+/// the leave-one-out of `bench/tags.sh` on the shipped catalog.
+pub const THRESHOLD: f32 = 0.06;
 /// Most tags predicted for one record: as many as a curated entry may have.
 pub const MAX_PREDICTED: usize = 8;
 
@@ -57,7 +61,8 @@ fn abstract_start(text: &str) -> &str {
     cut_after_word(text, ABSTRACT_BYTES)
 }
 
-/// How tags are predicted.
+/// How tags are predicted. The evaluation (`examples/tags.rs`) compares
+/// them; [`Method::SHIPPED`] is the one imports use.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Method {
     /// The tags whose names the text spells out (the baseline).
@@ -65,34 +70,91 @@ pub enum Method {
     /// A regression per tag over TF-IDF of the words.
     Words,
     /// The regression over the words and the tag's name found, also
-    /// trained on the vocabulary's descriptions of the tags (the default).
+    /// trained on the vocabulary's descriptions of the tags.
     Combined,
+    /// [`Method::Combined`] with the text's vector as dense features too,
+    /// each dimension scaled by `tenths` / 10 (the vector is unit length,
+    /// as the TF-IDF row is; the scale sets how much regularization holds
+    /// the vector's weights back against the words').
+    Meaning { tenths: u16 },
+    /// A tag's score: the sum of the cosines of the `k` nearest training
+    /// texts (entries and descriptions) that have it, over `k`.
+    Neighbours { k: u8 },
+    /// The mean of [`Method::Meaning`]'s probability (`tenths` 0: of
+    /// [`Method::Combined`]'s) and [`Method::Neighbours`]'s score.
+    Blend { tenths: u16, k: u8 },
 }
 
 impl Method {
-    pub const ALL: [Method; 3] = [Method::Vocabulary, Method::Words, Method::Combined];
+    /// The methods before meaning: the evaluation's baseline rows.
+    pub const BASELINES: [Method; 3] = [Method::Vocabulary, Method::Words, Method::Combined];
 
-    pub fn as_str(self) -> &'static str {
+    /// What imports predict with, chosen by the leave-one-out of
+    /// `bench/tags.sh` (README, "Predicted tags").
+    pub const SHIPPED: Method = Method::Blend { tenths: 10, k: 20 };
+
+    /// Its name in the evaluation's table.
+    pub fn label(self) -> String {
         match self {
-            Method::Vocabulary => "vocabulary",
-            Method::Words => "tf-idf + logistic",
-            Method::Combined => "combined",
+            Method::Vocabulary => "vocabulary".into(),
+            Method::Words => "tf-idf + logistic".into(),
+            Method::Combined => "combined".into(),
+            Method::Meaning { tenths } => format!("combined + vector x{}", scale(tenths)),
+            Method::Neighbours { k } => format!("nearest {k}"),
+            Method::Blend { tenths: 0, k } => format!("mean(combined, nearest {k})"),
+            Method::Blend { tenths, k } => {
+                format!("mean(combined + vector x{}, nearest {k})", scale(tenths))
+            }
         }
     }
 
     fn features(self) -> Features {
+        let vector = match self {
+            Method::Meaning { tenths } | Method::Blend { tenths, .. } => scale(tenths),
+            _ => 0.0,
+        };
         Features {
-            words: self != Method::Vocabulary,
-            names: self == Method::Combined,
+            words: !matches!(self, Method::Vocabulary | Method::Neighbours { .. }),
+            names: !matches!(self, Method::Vocabulary | Method::Words),
+            vector,
         }
+    }
+
+    /// Whether a regression predicts (or a part of the prediction).
+    fn regresses(self) -> bool {
+        !matches!(self, Method::Vocabulary | Method::Neighbours { .. })
+    }
+
+    /// How many neighbours vote (0: none).
+    fn neighbours(self) -> usize {
+        match self {
+            Method::Neighbours { k } | Method::Blend { k, .. } => usize::from(k),
+            _ => 0,
+        }
+    }
+
+    /// Whether it reads a record's vector.
+    fn reads_vector(self) -> bool {
+        self.features().vector > 0.0 || self.neighbours() > 0
+    }
+
+    /// Whether the vocabulary's descriptions of the tags are training texts.
+    fn reads_descriptions(self) -> bool {
+        self.features().names || self.neighbours() > 0
     }
 }
 
+fn scale(tenths: u16) -> f32 {
+    f32::from(tenths) / 10.0
+}
+
 /// Which features the regressions read.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
 struct Features {
     words: bool,
     names: bool,
+    /// The scale of the vector's dimensions as features (0: not read).
+    vector: f32,
 }
 
 /// One training text: its parts (title, note, abstract) and its tags.
@@ -123,7 +185,7 @@ pub fn examples(catalog: &Catalog, cache: &Cache) -> Vec<Example> {
 
 /// What the model reads of a record: its title, note and the start of its
 /// abstract (see [`ABSTRACT_BYTES`]).
-fn text_parts(record: &Record) -> impl Iterator<Item = &str> {
+fn text_parts(record: &Record) -> impl Iterator<Item = &str> + Clone {
     [
         Some(record.title.as_str()),
         Some(record.note.as_str()),
@@ -134,13 +196,22 @@ fn text_parts(record: &Record) -> impl Iterator<Item = &str> {
     .filter(|p| !p.is_empty())
 }
 
+/// The vector of a text of `parts`: of a record's [`text_parts`], its
+/// [`embed::record_vector`] (which reads as much of an abstract).
+fn vector_of<'a>(parts: impl IntoIterator<Item = &'a str>) -> Vector {
+    embed::embedder().embed_parts(parts)
+}
+
 /// What predicting for one record needs besides the model; its buffers
 /// serve the next record (an import predicts for a million).
 #[derive(Default)]
 struct Scratch {
     analyzed: text::Analyzed,
-    /// Each tag's log-odds.
+    /// Each tag's log-odds, then its probability.
     scores: Vec<f32>,
+    /// The cosine with each training text, and their order.
+    cosines: Vec<f32>,
+    order: Vec<u32>,
     /// (slot, probability) of the tags above the threshold.
     confident: Vec<(usize, f32)>,
 }
@@ -154,9 +225,78 @@ thread_local! {
 pub struct Predictor {
     /// The vocabulary's tag ids: the model's slots.
     tags: Vec<String>,
+    /// The regressions (empty when the method has none).
     model: Model,
+    /// The training texts by meaning (empty when the method has no vote).
+    neighbours: Neighbours,
+    /// What the models subtract from a vector before reading it.
+    centre: Centre,
     method: Method,
     threshold: f32,
+}
+
+/// The mean of the training texts' vectors, taken from every vector the
+/// models read. Every text of the field points much the same way (two
+/// catalog entries' cosine is 0.58 on average): centred, a vector keeps
+/// what sets its text apart, the neighbours' cosines spread (the tags of an
+/// entry's 5 nearest texts: 29% -> 37% its own, in leave-one-out), and a
+/// regression's bias stays the log-odds of an average text, which the
+/// evidence asked for (`learn::MIN_EVIDENCE`) is measured from.
+#[derive(Debug, Clone)]
+struct Centre(Vector);
+
+impl Centre {
+    fn of(vectors: &[Vector]) -> Centre {
+        let mut mean = [0.0; embed::DIMS];
+        for vector in vectors {
+            for (m, x) in mean.iter_mut().zip(vector) {
+                *m += x;
+            }
+        }
+        let n = vectors.len().max(1) as f32;
+        mean.iter_mut().for_each(|m| *m /= n);
+        Centre(mean)
+    }
+
+    /// `vector` less the mean, at unit length (zeros stay zeros: a text
+    /// without a known word piece means nothing).
+    fn apply(&self, vector: &Vector) -> Vector {
+        if vector.iter().all(|&x| x == 0.0) {
+            return *vector;
+        }
+        let mut centred = *vector;
+        for (x, m) in centred.iter_mut().zip(&self.0) {
+            *x -= m;
+        }
+        embed::normalize(&mut centred);
+        centred
+    }
+}
+
+/// The texts a predictor learns from (the vocabulary's descriptions too
+/// when the method reads them) and, when it reads vectors, theirs, centred
+/// by their mean.
+fn training<'a>(
+    examples: &[&'a Example],
+    described: &'a [Example],
+    method: Method,
+) -> (Vec<&'a Example>, Vec<Vector>, Centre) {
+    let described = if method.reads_descriptions() {
+        described
+    } else {
+        &[]
+    };
+    let all: Vec<&Example> = examples.iter().copied().chain(described).collect();
+    let vectors = if method.reads_vector() {
+        (all.iter())
+            .map(|e| vector_of(e.parts.iter().map(String::as_str)))
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let centre = Centre::of(&vectors);
+    let vectors = vectors.iter().map(|v| centre.apply(v)).collect();
+    (all, vectors, centre)
 }
 
 impl Predictor {
@@ -169,33 +309,137 @@ impl Predictor {
     /// The shipped predictor, learned from every one of `examples`.
     fn learn_all(examples: &[Example], catalog: &Catalog) -> Predictor {
         let all: Vec<&Example> = examples.iter().collect();
-        Predictor::learn(&all, catalog, Method::Combined, THRESHOLD)
+        Predictor::learn(&all, catalog, Method::SHIPPED, THRESHOLD)
     }
 
     fn learn(examples: &[&Example], catalog: &Catalog, method: Method, threshold: f32) -> Self {
+        Predictor::with_model(examples, catalog, method, threshold, None)
+    }
+
+    /// A predictor learned from `examples`, with the regressions of `model`
+    /// when given (kept from a previous run: the vote, which is only the
+    /// training texts' vectors, is made again, in milliseconds).
+    fn with_model(
+        examples: &[&Example],
+        catalog: &Catalog,
+        method: Method,
+        threshold: f32,
+        model: Option<Model>,
+    ) -> Self {
         let tags = tag_ids(catalog);
-        let model = Model::train(examples, &catalog.vocabulary, &tags, method.features());
+        let described = learn::descriptions(&catalog.vocabulary, &tags);
+        let (all, vectors, centre) = training(examples, &described, method);
+        let neighbours = Predictor::neighbours(&all, &vectors, &tags, method);
+        let model = model.unwrap_or_else(|| {
+            // The vocabulary baseline's model is its table of tag names.
+            if method.regresses() || method == Method::Vocabulary {
+                Model::train(
+                    &all,
+                    &vectors,
+                    &catalog.vocabulary,
+                    &tags,
+                    method.features(),
+                )
+            } else {
+                Model::default()
+            }
+        });
         Predictor {
             tags,
             model,
+            neighbours,
+            centre,
             method,
             threshold,
         }
     }
 
+    /// The vote of `all`, of `vectors`, for `method` (none without one).
+    fn neighbours(
+        all: &[&Example],
+        vectors: &[Vector],
+        tags: &[String],
+        method: Method,
+    ) -> Neighbours {
+        if method.neighbours() == 0 {
+            return Neighbours::default();
+        }
+        let slots = (all.iter())
+            .map(|e| {
+                (e.tags.iter())
+                    .filter_map(|t| tags.iter().position(|id| id == t))
+                    .collect()
+            })
+            .collect();
+        Neighbours::new(vectors, slots, method.neighbours())
+    }
+
     /// The probability of every tag (by slot) for a text of `parts`; `None`
     /// for a tag the model cannot predict.
-    fn probabilities<'a>(&self, parts: impl IntoIterator<Item = &'a str>) -> Vec<Option<f32>> {
-        let analyzed = self.model.table.analyze(parts);
-        match self.method {
-            Method::Vocabulary => {
-                let mut found = vec![None; self.tags.len()];
-                for &slot in &analyzed.named {
-                    found[slot] = Some(1.0);
-                }
-                found
+    fn probabilities<'a>(
+        &self,
+        parts: impl IntoIterator<Item = &'a str> + Clone,
+    ) -> Vec<Option<f32>> {
+        if self.method == Method::Vocabulary {
+            let analyzed = self.model.table.analyze(parts);
+            let mut found = vec![None; self.tags.len()];
+            for &slot in &analyzed.named {
+                found[slot] = Some(1.0);
             }
-            Method::Words | Method::Combined => self.model.probabilities(&analyzed),
+            return found;
+        }
+        let vector = if self.method.reads_vector() {
+            vector_of(parts.clone())
+        } else {
+            [0.0; embed::DIMS]
+        };
+        SCRATCH.with_borrow_mut(|scratch| {
+            self.scores(parts, &vector, scratch);
+            (scratch.scores.iter().enumerate())
+                .map(|(slot, &p)| {
+                    let known = self.method.neighbours() > 0 || self.model.has_learned(slot);
+                    known.then_some(p)
+                })
+                .collect()
+        })
+    }
+
+    /// Each tag's probability (by slot) for a text of `parts` and meaning
+    /// `vector` (as embedded, not centred), into `scratch.scores`: 0 for a
+    /// tag not learned.
+    fn scores<'a>(
+        &self,
+        parts: impl IntoIterator<Item = &'a str>,
+        vector: &Vector,
+        scratch: &mut Scratch,
+    ) {
+        let vector = &if self.method.reads_vector() {
+            self.centre.apply(vector)
+        } else {
+            *vector
+        };
+        let Scratch {
+            analyzed,
+            scores,
+            cosines,
+            order,
+            ..
+        } = scratch;
+        if self.method.regresses() {
+            self.model.table.analyze_into(parts, analyzed);
+            self.model.scores_into(analyzed, vector, scores);
+            for (slot, score) in scores.iter_mut().enumerate() {
+                *score = self.model.probability(slot, *score).unwrap_or(0.0);
+            }
+        } else {
+            scores.clear();
+            scores.resize(self.tags.len(), 0.0);
+        }
+        if self.method.neighbours() > 0 {
+            // The vote alone, or the mean of it and the regression's.
+            let share = if self.method.regresses() { 0.5 } else { 0.0 };
+            scores.iter_mut().for_each(|p| *p *= share);
+            (self.neighbours).add_scores(vector, 1.0 - share, cosines, order, scores);
         }
     }
 
@@ -213,8 +457,30 @@ impl Predictor {
     }
 
     /// [`Predictor::predict`] handed to `each` tag by tag, without a vector
-    /// or a string made for each of an import's million records.
-    pub fn predict_each(&self, record: &Record, mut each: impl FnMut(&str, f32)) {
+    /// or a string made for each of an import's million records. Embeds the
+    /// record when the method reads its vector: a caller that has it
+    /// already calls [`Predictor::predict_each_with`].
+    pub fn predict_each(&self, record: &Record, each: impl FnMut(&str, f32)) {
+        if !record.tags.is_empty() {
+            return;
+        }
+        let vector = if self.method.reads_vector() {
+            embed::record_vector(record)
+        } else {
+            [0.0; embed::DIMS]
+        };
+        self.predict_each_with(record, &vector, each);
+    }
+
+    /// [`Predictor::predict_each`] for a record whose vector,
+    /// [`embed::record_vector`], is `vector` (an index document computes it
+    /// once, for its own column and for this).
+    pub fn predict_each_with(
+        &self,
+        record: &Record,
+        vector: &Vector,
+        mut each: impl FnMut(&str, f32),
+    ) {
         if !record.tags.is_empty() {
             return;
         }
@@ -227,14 +493,16 @@ impl Predictor {
             return;
         }
         SCRATCH.with_borrow_mut(|scratch| {
+            self.scores(text_parts(record), vector, scratch);
             let Scratch {
-                analyzed,
-                scores,
-                confident,
+                scores, confident, ..
             } = scratch;
-            self.model.table.analyze_into(text_parts(record), analyzed);
             confident.clear();
-            (self.model).confident_into(analyzed, self.threshold, scores, confident);
+            confident.extend(
+                (scores.iter().enumerate())
+                    .filter(|&(_, &p)| p > 0.0 && p >= self.threshold)
+                    .map(|(slot, &p)| (slot, p)),
+            );
             for &(slot, confidence) in most_confident(confident, &self.tags) {
                 each(&self.tags[slot], confidence);
             }

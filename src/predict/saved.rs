@@ -19,8 +19,9 @@ use crate::model::metadata::Cache;
 pub const FILE_NAME: &str = "predictor.json";
 
 /// Bumped when what is saved, or how a model is learned, changes in a way
-/// that [`SETTINGS`] does not show.
-const FORMAT: u32 = 1;
+/// that [`SETTINGS`] and [`Method::SHIPPED`] do not show (2: the vector's
+/// weights).
+const FORMAT: u32 = 2;
 
 /// The file: floats as their bits, so that a reloaded model predicts
 /// exactly what the trained one did.
@@ -32,6 +33,7 @@ struct Saved {
     idf: Vec<u32>,
     word_weights: Vec<u32>,
     name_weights: Vec<u32>,
+    vector_weights: Vec<u32>,
     bias: Vec<Option<u32>>,
 }
 
@@ -43,7 +45,7 @@ impl Predictor {
     pub fn train_reusing(catalog: &Catalog, cache: &Cache, path: &Path) -> Predictor {
         let examples = examples(catalog, cache);
         let fingerprint = fingerprint(&examples, catalog);
-        if let Some(predictor) = load(path, &fingerprint, catalog) {
+        if let Some(predictor) = load(path, &fingerprint, &examples, catalog) {
             return predictor;
         }
         let predictor = Predictor::learn_all(&examples, catalog);
@@ -53,7 +55,9 @@ impl Predictor {
 }
 
 /// A hash of everything training reads: the examples' texts and tags, each
-/// tag's id, description and names, and the settings.
+/// tag's id, description and names, the settings, and the embedding (a
+/// probe text's vector: another table or tokenizer makes other vectors, and
+/// the vector's weights would mean nothing).
 fn fingerprint(examples: &[Example], catalog: &Catalog) -> String {
     let mut hash = Xxh3::new();
     let mut field = |text: &str| {
@@ -61,9 +65,13 @@ fn fingerprint(examples: &[Example], catalog: &Catalog) -> String {
         hash.update(text.as_bytes());
     };
     field(&format!(
-        "{FORMAT} {} {SETTINGS:?} {THRESHOLD} {ABSTRACT_BYTES}",
-        env!("CARGO_PKG_VERSION")
+        "{FORMAT} {} {SETTINGS:?} {:?} {THRESHOLD} {ABSTRACT_BYTES}",
+        env!("CARGO_PKG_VERSION"),
+        Method::SHIPPED,
     ));
+    let probe =
+        crate::embed::embedder().embed("Pipeline parallelism splits layers; ZeRO shards state.");
+    probe.iter().for_each(|x| field(&x.to_bits().to_string()));
     for example in examples {
         field(&format!(
             "example {} {}",
@@ -83,8 +91,14 @@ fn fingerprint(examples: &[Example], catalog: &Catalog) -> String {
     format!("{:032x}", hash.digest128())
 }
 
-/// The model kept in `path`, if it is there, readable and of `fingerprint`.
-fn load(path: &Path, fingerprint: &str, catalog: &Catalog) -> Option<Predictor> {
+/// The model kept in `path`, if it is there, readable and of `fingerprint`
+/// (learned from `examples`).
+fn load(
+    path: &Path,
+    fingerprint: &str,
+    examples: &[Example],
+    catalog: &Catalog,
+) -> Option<Predictor> {
     let bytes = crate::fsutil::read_regular_file(path).ok()??;
     let saved: Saved = serde_json::from_slice(&bytes).ok()?;
     let tags = tag_ids(catalog);
@@ -97,20 +111,23 @@ fn load(path: &Path, fingerprint: &str, catalog: &Catalog) -> Option<Predictor> 
         idf: floats(saved.idf),
         word_weights: floats(saved.word_weights),
         name_weights: floats(saved.name_weights),
+        vector_weights: floats(saved.vector_weights),
         bias: saved
             .bias
             .into_iter()
             .map(|b| b.map(f32::from_bits))
             .collect(),
     };
-    let method = Method::Combined;
+    let method = Method::SHIPPED;
     let model = Model::from_learned(learned, &catalog.vocabulary, &tags, method.features())?;
-    Some(Predictor {
-        tags,
-        model,
+    let examples: Vec<&Example> = examples.iter().collect();
+    Some(Predictor::with_model(
+        &examples,
+        catalog,
         method,
-        threshold: THRESHOLD,
-    })
+        THRESHOLD,
+        Some(model),
+    ))
 }
 
 fn save(path: &Path, fingerprint: &str, predictor: &Predictor) -> Result<(), crate::error::Error> {
@@ -123,6 +140,7 @@ fn save(path: &Path, fingerprint: &str, predictor: &Predictor) -> Result<(), cra
         idf: bits(learned.idf),
         word_weights: bits(learned.word_weights),
         name_weights: bits(learned.name_weights),
+        vector_weights: bits(learned.vector_weights),
         bias: learned
             .bias
             .into_iter()

@@ -228,3 +228,46 @@ fn micro_scores_sum_over_entries() {
     assert!((counts.f1() - 2.0 * 0.75 * 0.6 / 1.35).abs() < 1e-12);
     assert_eq!(Counts::default().f1(), 0.0);
 }
+
+/// The shipped catalog (its vocabulary and curated entries), with no cache.
+fn shipped() -> Catalog {
+    let (catalog, problems) = load_files(&crate::locations::builtin_files());
+    assert!(problems.is_empty(), "{problems:?}");
+    catalog
+}
+
+/// A fictional record about sequence parallelism that never names it.
+#[test]
+fn a_record_about_a_technique_it_does_not_name_gets_its_tag() {
+    let catalog = shipped();
+    let record = imported(
+        "Ring-scheduled million-token attention across devices",
+        "We split a very long input sequence over many accelerators and pass \
+         key and value blocks around a ring.",
+    );
+    let shipped = Predictor::train(&catalog, &Cache::default());
+    let found = shipped.predict(&record);
+    assert!(tags(&found).contains(&"sequence-parallelism"), "{found:?}");
+}
+
+/// What an import hands the predictor (the vector it computed for the
+/// document) predicts what the record alone does.
+#[test]
+fn a_record_predicts_the_same_with_its_vector_handed_over() {
+    let catalog = shipped();
+    let predictor = Predictor::train(&catalog, &Cache::default());
+    let record = imported(
+        "Overlapping gradient synchronization with the backward pass",
+        "Buckets of gradients are all-reduced while later layers still compute.",
+    );
+    let vector = crate::embed::record_vector(&record);
+    let mut handed = Vec::new();
+    predictor.predict_each_with(&record, &vector, |tag, confidence| {
+        handed.push(PredictedTag {
+            tag: tag.to_string(),
+            confidence,
+        });
+    });
+    assert!(!handed.is_empty());
+    assert_eq!(handed, predictor.predict(&record));
+}

@@ -1,0 +1,142 @@
+//! Meaning (sentence embeddings): `search --mode semantic|hybrid`, and
+//! `similar` by meaning for a record without tags, on a small catalog.
+
+mod common;
+
+use common::{Fixture, Run};
+
+fn search(fixture: &Fixture, args: &[&str]) -> Run {
+    fixture.cmd().arg("search").args(args).run()
+}
+
+fn ids(run: &Run) -> Vec<String> {
+    run.json_lines()
+        .iter()
+        .map(|hit| hit["id"].as_str().unwrap().to_string())
+        .collect()
+}
+
+/// A need told in other words than the entries': FasterMoE is what it means.
+const NEED: &str = "load imbalance among experts";
+
+#[test]
+fn semantic_mode_ranks_by_meaning_and_says_how_close() {
+    let fixture = Fixture::new();
+    let run = search(&fixture, &["--mode", "semantic", "--json", NEED]).success();
+    let hits = run.json_lines();
+    assert_eq!(hits[0]["id"], "fastermoe-2022", "{hits:?}");
+    // Each hit says how close it is, best first.
+    let cosines: Vec<f64> = hits
+        .iter()
+        .map(|h| h["semantic"].as_f64().unwrap())
+        .collect();
+    assert!(cosines.windows(2).all(|w| w[0] >= w[1]), "{cosines:?}");
+    assert_eq!(hits[0]["score"], hits[0]["semantic"]);
+}
+
+#[test]
+fn keyword_mode_is_the_default_and_says_nothing_of_meaning() {
+    let fixture = Fixture::new();
+    let run = search(&fixture, &["--json", "pipeline"]).success();
+    assert!(run.json_lines().iter().all(|h| h.get("semantic").is_none()));
+    let by_env = fixture
+        .cmd()
+        .env("DISTML_MODE", "semantic")
+        .args(["search", "--json", NEED])
+        .run()
+        .success();
+    assert_eq!(ids(&by_env)[0], "fastermoe-2022");
+}
+
+#[test]
+fn filters_keep_to_their_matches_by_meaning_too() {
+    let fixture = Fixture::new();
+    let run = search(
+        &fixture,
+        &["--mode", "semantic", "--json", "--year", "2024", NEED],
+    )
+    .success();
+    assert_eq!(ids(&run), ["zero-bubble-2024"]);
+    let run = search(
+        &fixture,
+        &["--mode", "hybrid", "--json", "--kind", "project", NEED],
+    )
+    .success();
+    assert_eq!(ids(&run), ["megatron-lm"]);
+}
+
+#[test]
+fn an_excluded_phrase_drops_what_means_it() {
+    let fixture = Fixture::new();
+    let all = ids(&search(
+        &fixture,
+        &["--mode", "semantic", "--json", "training large models"],
+    )
+    .success());
+    assert!(all.contains(&"fastermoe-2022".to_string()), "{all:?}");
+    let without = ids(&search(
+        &fixture,
+        &[
+            "--mode",
+            "semantic",
+            "--json",
+            "training large models -\"popular experts all-to-all\"",
+        ],
+    )
+    .success());
+    assert!(
+        !without.contains(&"fastermoe-2022".to_string()),
+        "{without:?}"
+    );
+    assert_eq!(without.len(), all.len() - 1, "{all:?} {without:?}");
+}
+
+#[test]
+fn hybrid_explains_both_rankings() {
+    let fixture = Fixture::new();
+    let run = search(
+        &fixture,
+        &[
+            "--mode",
+            "hybrid",
+            "--explain",
+            "-n",
+            "1",
+            "pipeline stages",
+        ],
+    )
+    .success();
+    let explained = run.stdout();
+    assert!(
+        explained.contains("meaning: cosine ")
+            && explained.contains(" by meaning, ")
+            && explained.contains(" by words;"),
+        "{explained}"
+    );
+}
+
+#[test]
+fn a_record_without_tags_is_like_the_works_that_mean_what_it_means() {
+    let fixture = Fixture::new();
+    fixture.import_snapshot(&[common::snapshot_line(
+        "1412.99901",
+        "Balancing load across sparse mixture-of-experts layers",
+        &[("Ada", "Example")],
+        "Thu, 1 Oct 2026 10:00:00 GMT",
+        "Each token is routed to a few experts; we replicate the busiest experts and hide the exchange of tokens behind expert computation.",
+        None,
+    )]);
+    let run = fixture
+        .run(["similar", "arxiv:1412.99901", "--json", "-n", "1"])
+        .success();
+    let hit = &run.json_lines()[0];
+    assert_eq!(hit["id"], "fastermoe-2022", "{hit}");
+    assert!(hit["semantic"].as_f64().unwrap() > 0.3, "{hit}");
+    // A curated work is like others by its words unless asked otherwise.
+    let run = fixture.run(["similar", "gpipe-2019", "--json"]).success();
+    assert!(run.json_lines().iter().all(|h| h.get("semantic").is_none()));
+    let run = fixture
+        .run(["similar", "gpipe-2019", "--json", "--mode", "semantic"])
+        .success();
+    assert!(run.json_lines().iter().all(|h| h["semantic"].is_number()));
+}

@@ -145,15 +145,14 @@ fn style(choice: cli::ColorChoice) -> render::Style {
         cli::ColorChoice::Auto => !no_color && !dumb && std::io::stdout().is_terminal(),
     };
     let terminal = || terminal_size::terminal_size().map(|(width, _)| usize::from(width.0));
-    let width = std::env::var("COLUMNS")
-        .ok()
-        .and_then(|c| c.parse().ok())
-        .or_else(terminal)
-        .unwrap_or(80);
+    let columns = std::env::var("COLUMNS").ok().and_then(|c| c.parse().ok());
+    let cut = columns.is_some() || std::io::stdout().is_terminal();
+    let width = columns.or_else(terminal).unwrap_or(80);
     render::Style {
         color,
         // The whole width: listings use it; prose is kept narrower where it
         // is wrapped (`Style::prose_width`).
         width: width.max(40),
+        cut,
     }
 }

@@ -210,19 +210,19 @@ fn a_one_word_query_that_finds_nothing_gets_a_spelling_hint() {
 #[test]
 fn show_of_an_unknown_id_suggests_the_closest_ids() {
     Fixture::new()
-        .run(["show", "gpipe"])
+        .run(["show", "gpip"])
         .code(2)
         .stdout_is("")
-        .stderr_is("distml-search: error: no entry with id `gpipe`: did you mean `gpipe-2019`?\n");
+        .stderr_is("distml-search: error: no entry with id `gpip`: did you mean `gpipe-2019`?\n");
 }
 
 #[test]
 fn similar_of_an_unknown_id_says_the_same_as_show() {
     Fixture::new()
-        .run(["similar", "gpipe"])
+        .run(["similar", "gpip"])
         .code(2)
         .stdout_is("")
-        .stderr_is("distml-search: error: no entry with id `gpipe`: did you mean `gpipe-2019`?\n");
+        .stderr_is("distml-search: error: no entry with id `gpip`: did you mean `gpipe-2019`?\n");
 }
 
 // Counts in the singular

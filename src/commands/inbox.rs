@@ -26,7 +26,7 @@ use crate::locations::Locations;
 use crate::model::metadata::Cache;
 use crate::model::{Collection, Record, arxiv_record_id};
 use crate::render::Style;
-use crate::render::text::{count, inert, truncate, wrap, wrap_words};
+use crate::render::text::{count, inert, wrap, wrap_words};
 
 /// Candidates shown when `--limit` is not given.
 pub const DEFAULT_LIMIT: usize = 20;
@@ -245,7 +245,7 @@ fn candidate_block(rank: usize, c: &Candidate, style: &Style) -> String {
     let room = style.prose_width().saturating_sub(indent.len());
     out.push_str(&format!(
         "{indent}{}\n",
-        style.dim(&truncate(&byline, room))
+        style.dim(&style.fit(&byline, room))
     ));
     let mut lines = Vec::new();
     if !c.tags.is_empty() {
@@ -259,7 +259,7 @@ fn candidate_block(rank: usize, c: &Candidate, style: &Style) -> String {
         let why = format!("why: {}", c.why.join(", "));
         lines.push(format!(
             "{indent}{}",
-            style.dim(&truncate(&inert(&why), room))
+            style.dim(&style.fit(&inert(&why), room))
         ));
     }
     for line in lines {

@@ -10,7 +10,7 @@ use crate::locations::Locations;
 use crate::model::{Collection, Record};
 use crate::render::json::record_value;
 use crate::render::table::byline;
-use crate::render::text::{inert, truncate};
+use crate::render::text::inert;
 use crate::render::{Style, bibtex};
 use crate::search::{Filter, Mode, Origin, SearchRequest};
 
@@ -101,9 +101,9 @@ fn table_lines(records: &[Record], style: &Style) -> String {
         }
         text.push_str(&format!(
             "{}\n{:column$}{}\n",
-            truncate(&inert(&r.title), room),
+            style.fit(&inert(&r.title), room),
             "",
-            style.dim(&truncate(&byline(r), room))
+            style.dim(&style.fit(&byline(r), room))
         ));
     }
     text

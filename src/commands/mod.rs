@@ -15,7 +15,7 @@ pub mod stats;
 
 use std::io::Write;
 
-use crate::catalog::{Catalog, Entry, validate};
+use crate::catalog::{Catalog, Entry, squash, validate};
 use crate::clock::current_year;
 use crate::diagnostic;
 use crate::error::Error;
@@ -130,8 +130,46 @@ pub fn ready_index(
     Ok((catalog, open))
 }
 
+/// A typed id as the catalog and index spell it: a pasted arXiv or DOI
+/// (doi.org, ACM) URL becomes `arxiv:ID` or `doi:DOI`.
+pub fn typed_id(id: &str) -> String {
+    let id = id.trim();
+    if let Some(arxiv) = crate::ident::arxiv_from_url(id) {
+        return format!("arxiv:{arxiv}");
+    }
+    if let Some(doi) = crate::ident::doi_from_url(id) {
+        return format!("doi:{doi}");
+    }
+    id.to_string()
+}
+
+/// The catalog entry `id` names when it is not an entry's id: the one
+/// whose URL it is, whose id it starts ("gpipe": gpipe-2019), or whose
+/// work's name it is ("Megatron-LM"), when only one does.
+fn entry_by_name<'c>(catalog: &'c Catalog, id: &str) -> Option<&'c Entry> {
+    let only = |mut found: Vec<&'c Entry>| (found.len() == 1).then(|| found.remove(0));
+    let url = id.trim_end_matches('/');
+    let by_url = (catalog.entries.iter())
+        .filter(|e| e.url.trim_end_matches('/').eq_ignore_ascii_case(url))
+        .collect();
+    let starting = format!("{}-", id.to_lowercase());
+    let by_start = (catalog.entries.iter())
+        .filter(|e| e.id.starts_with(&starting))
+        .collect();
+    let name = squash(id);
+    let named = |(work, _): &(String, String)| *work == name;
+    let by_name = (catalog.work_names().into_iter())
+        .filter(named)
+        .filter_map(|(_, id)| catalog.entry(&id))
+        .collect();
+    only(by_url)
+        .or_else(|| only(by_start))
+        .or_else(|| only(by_name))
+}
+
 /// The catalog entry an `arxiv:ID` or `doi:DOI` names, by its own identifier
-/// or one a lookup found (`None` for anything else).
+/// or one a lookup found, else the one [`entry_by_name`] finds when no
+/// entry has the id.
 pub fn entry_by_identifier<'c>(catalog: &'c Catalog, cache: &Cache, id: &str) -> Option<&'c Entry> {
     let wanted = |own: Option<&str>, found: Option<&str>, value: &str| {
         own.or(found)
@@ -140,7 +178,8 @@ pub fn entry_by_identifier<'c>(catalog: &'c Catalog, cache: &Cache, id: &str) ->
     let (arxiv, doi) = match (id.strip_prefix("arxiv:"), id.strip_prefix("doi:")) {
         (Some(arxiv), _) => (Some(crate::ident::strip_version(arxiv)), None),
         (_, Some(doi)) => (None, Some(doi)),
-        _ => return None,
+        _ if catalog.entry(id).is_some() => return None,
+        _ => return entry_by_name(catalog, id),
     };
     catalog.entries.iter().find(|e| {
         let cached = cache.get(&e.id);

@@ -107,6 +107,7 @@ pub fn known_id(
     open: &OpenIndex,
     id: &str,
 ) -> Result<String, Error> {
+    let id = &super::typed_id(id);
     let known = super::entry_by_identifier(catalog, cache, id)
         .map_or_else(|| id.to_string(), |e| e.id.clone());
     if catalog.entry(&known).is_none() && open.document(&known)?.is_none() {
@@ -182,6 +183,9 @@ fn no_results_hint(
             "{subject}: {} together exclude every match; loosen them",
             flags.join(", ")
         ),
+        [] if crate::search::a_short_name(query.trim()) => {
+            format!("{subject}: no work in the index names it (the catalog lacks it)")
+        }
         [] if query.split_whitespace().count() <= 1 => {
             format!("{subject}: check its spelling, or try the technique's common name")
         }

@@ -59,6 +59,7 @@ pub fn find<'c>(
     id: &str,
     indexed: impl Fn(&str) -> Result<Option<Record>, Error>,
 ) -> Result<Shown<'c>, Error> {
+    let id = &super::typed_id(id);
     let unknown = || {
         let ids = catalog.entries.iter().map(|e| e.id.as_str());
         Error::Usage(diagnostic::unknown_id(id, ids))

@@ -12,6 +12,9 @@ pub mod text;
 pub struct Style {
     pub color: bool,
     pub width: usize,
+    /// Whether lines are cut to the width: on a terminal or when `COLUMNS`
+    /// says so, never on a pipe (`list | grep` must see whole titles).
+    pub cut: bool,
 }
 
 /// Wrapped prose is not widened past this, for the eye's sake.
@@ -21,6 +24,15 @@ impl Style {
     /// The width to wrap prose to: the terminal's, up to [`PROSE_WIDTH`].
     pub fn prose_width(&self) -> usize {
         self.width.min(PROSE_WIDTH)
+    }
+
+    /// `text` cut to `max` characters with an ellipsis, when lines are cut.
+    pub fn fit(&self, text: &str, max: usize) -> String {
+        if self.cut {
+            text::truncate(text, max)
+        } else {
+            text.to_string()
+        }
     }
 
     pub fn bold(&self, s: &str) -> String {

@@ -12,7 +12,7 @@
 use std::fmt::Write;
 
 use super::Style;
-use super::text::{inert, truncate, wrap, wrap_words};
+use super::text::{inert, wrap, wrap_words};
 use crate::model::{Kind, Record};
 use crate::search::{Hit, Snippet, SnippetField};
 
@@ -34,7 +34,7 @@ pub fn hit_block(hit: &Hit, style: &Style) -> String {
         let _ = writeln!(out, "{line}");
     }
     let room = style.prose_width().saturating_sub(indent.len());
-    let _ = writeln!(out, "{indent}{}", style.dim(&truncate(&byline(r), room)));
+    let _ = writeln!(out, "{indent}{}", style.dim(&style.fit(&byline(r), room)));
     if !r.tags.is_empty() {
         for line in wrap(&inert(&r.tags.join(", ")), style.prose_width(), &indent) {
             let _ = writeln!(out, "{line}");

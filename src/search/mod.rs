@@ -30,7 +30,7 @@ use std::ops::Range;
 
 pub use boosts::Boosts;
 use compile::Context;
-pub use compile::Expansion;
+pub use compile::{Expansion, a_short_name};
 pub use explain::ExplainStyle;
 pub use filter::{Filter, Origin, YearRange};
 pub use meaning::Mode;

@@ -203,7 +203,12 @@ fn lex(input: &str, notes: &mut Vec<String>) -> Result<Vec<(Token, usize)>, Erro
                 .find(|&j| chars[j].is_whitespace() || matches!(chars[j], '"' | '(' | ')'))
                 .unwrap_or(chars.len());
             let lists = lists_words(&chars[start..end]);
-            while i < end && chars[i] != ':' && !(lists && separates_words(&chars, i)) {
+            // Only a name can be a field's: in "2:4" the colon is text.
+            let names_field = |i: usize| chars[start..i].iter().all(char::is_ascii_alphabetic);
+            while i < end
+                && !(chars[i] == ':' && names_field(i))
+                && !(lists && separates_words(&chars, i))
+            {
                 i += 1;
             }
             let word: String = chars[start..i].iter().collect();
@@ -467,6 +472,9 @@ mod tests {
             "author:\"Deepak Narayanan\""
         );
         assert_eq!(show("GPipe: giant"), "(GPipe giant)");
+        // A colon after what no field is named like is text.
+        assert_eq!(show("2:4 sparsity"), "(2:4 sparsity)");
+        assert_eq!(show("fp8:e4m3"), "fp8:e4m3");
     }
 
     #[test]

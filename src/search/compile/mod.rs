@@ -18,7 +18,7 @@ use tantivy::Searcher;
 use tantivy::query::{AllQuery, BooleanQuery, EmptyQuery, Occur, Query};
 use tantivy::tokenizer::TextAnalyzer;
 
-pub use spelling::repair_spelling;
+pub use spelling::{a_short_name, repair_spelling};
 
 use super::boosts::Boosts;
 use super::intent;

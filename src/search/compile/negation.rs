@@ -75,8 +75,13 @@ impl Compilation<'_> {
     fn named_works(&self, text: &str) -> Vec<String> {
         let cx = self.cx;
         let typed = squash(text);
+        // A name's start of five letters or more names it too: "-msccl"
+        // means MSCCLang, not every work that speaks of collectives.
+        let names = |name: &str| {
+            name == typed || (typed.len() >= MIN_NAME_START && name.starts_with(&typed))
+        };
         let mut works: Vec<String> = (cx.work_names.iter().chain(cx.name_heads))
-            .filter(|(name, _)| *name == typed)
+            .filter(|(name, _)| names(name))
             .map(|(_, id)| id.clone())
             .collect();
         works.extend(cx.works_by_initials(text).into_iter().map(str::to_string));
@@ -90,6 +95,9 @@ impl Compilation<'_> {
         works
     }
 }
+
+/// The fewest letters of a work's name that name it after a `-`.
+const MIN_NAME_START: usize = 5;
 
 /// The words of `-word`, `-"a phrase"` or `-(a few words)`, as typed.
 fn plain_text(node: &Node) -> Option<String> {

@@ -20,6 +20,18 @@ use crate::search::spell;
 /// fewer would find short words in pairs of shorter ones.
 const SPLIT_NAME_MIN_CHARS: usize = 7;
 
+/// Names shorter than this, cased as names are, are never repaired.
+const SHORT_NAME_CHARS: usize = 6;
+
+/// Whether a word is a short name by its case ("vLLM", "cuDNN": a capital
+/// after a small letter). One edit away from such a name is another word
+/// ("vLLM" is not "LLM"): unknown, it names a work the catalog lacks.
+pub fn a_short_name(word: &str) -> bool {
+    let chars: Vec<char> = word.chars().collect();
+    chars.len() < SHORT_NAME_CHARS
+        && (chars.windows(2)).any(|pair| pair[0].is_lowercase() && pair[1].is_uppercase())
+}
+
 /// A typed word and the word searched instead.
 pub type Correction = (String, String);
 
@@ -204,6 +216,7 @@ impl Speller<'_> {
             || terms_with_positions(&mut self.names, word).is_empty()
             || self.cx.synonyms.lookup(word).is_some()
             || !self.cx.works_by_initials(word).is_empty()
+            || a_short_name(word)
             // An English word is what the user meant, even if no work
             // uses it: "pipelining" must not become "pipeline".
             || wordnik_list::word_exists(&word.to_lowercase())

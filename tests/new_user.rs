@@ -1,0 +1,153 @@
+//! What a new user tripped on: names after a `-`, names cased as names,
+//! colons that are text, ids given as URLs or names, listings on a pipe.
+
+mod common;
+
+use common::{Fixture, MOE, PIPELINES, PROJECTS, TAGS};
+
+/// Fictional collective-communication works: one named for the tag's
+/// alias "ZORCL", and one that is not.
+const COLLECTIVES: &str = r#"[section]
+name = "Collectives"
+order = 4
+
+[[entry]]
+id = "zorclang-2023"
+kind = "paper"
+title = "ZORCLang: A Make-Believe Collective Communication Language"
+url = "https://example.org/zorclang"
+authors = ["Dee Fiction"]
+venue = "FICT"
+year = 2023
+tags = ["collective-communication"]
+note = "Writes pretend collective algorithms as chunk movements."
+
+[[entry]]
+id = "ringwise-2022"
+kind = "paper"
+title = "Ringwise: Topology-Aware Collective Communication for LLM Training"
+url = "https://example.org/ringwise"
+authors = ["Eve Invented"]
+venue = "FICT"
+year = 2022
+tags = ["collective-communication"]
+note = "Picks rings and trees for pretend all-reduce on imaginary clusters with 2:4 sparse gradients."
+"#;
+
+fn fixture() -> Fixture {
+    let tags = TAGS.replace(r#""NCCL"]"#, r#""NCCL", "ZORCL"]"#);
+    Fixture::with_files(&[
+        ("tags.toml", &tags),
+        ("open-source-projects.toml", PROJECTS),
+        ("pipeline-parallelism.toml", PIPELINES),
+        ("mixture-of-experts-system.toml", MOE),
+        ("collectives.toml", COLLECTIVES),
+    ])
+}
+
+#[test]
+fn excluding_the_start_of_a_works_name_takes_the_work_out() {
+    let fixture = fixture();
+    let all = fixture
+        .run(["search", "--json", "collective communication"])
+        .success()
+        .ids();
+    assert!(all.contains(&"zorclang-2023".to_string()), "{all:?}");
+    let run = fixture
+        .run(["search", "--json", "collective communication -zorcl"])
+        .success();
+    let without = run.ids();
+    assert!(
+        !without.contains(&"zorclang-2023".to_string()),
+        "{without:?}"
+    );
+    assert!(
+        without.contains(&"ringwise-2022".to_string()),
+        "{without:?}"
+    );
+}
+
+#[test]
+fn a_short_name_the_index_lacks_is_not_repaired_into_a_word() {
+    fixture()
+        .run(["search", "vLLM"])
+        .code(1)
+        .stdout_is("")
+        .stderr_lacks("searched for")
+        .stderr_has("no results for \"vLLM\": no work in the index names it");
+    // A misspelt word is still repaired.
+    fixture()
+        .run(["search", "--json", "colective"])
+        .success()
+        .stderr_has("searched for collective (not colective)");
+}
+
+#[test]
+fn a_colon_after_what_no_field_is_named_is_text() {
+    let run = fixture().run(["search", "--json", "2:4 sparse"]).success();
+    assert_eq!(run.ids()[0], "ringwise-2022");
+    // A field's name misspelt is still an error that says where.
+    fixture()
+        .run(["search", "autor:fiction"])
+        .code(2)
+        .stderr_has("unknown field `autor:` at column 1");
+}
+
+#[test]
+fn show_and_similar_take_a_pasted_url_a_unique_start_or_a_works_name() {
+    let fixture = fixture();
+    let shown = |id: &str| {
+        fixture.run(["show", "--json", id]).success().json()["id"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    };
+    assert_eq!(
+        shown("https://arxiv.org/abs/2401.10241v2"),
+        "zero-bubble-2024"
+    );
+    assert_eq!(
+        shown("https://arxiv.org/pdf/2401.10241"),
+        "zero-bubble-2024"
+    );
+    assert_eq!(
+        shown("https://dl.acm.org/doi/10.1145/3503221.3508418"),
+        "fastermoe-2022"
+    );
+    assert_eq!(shown("https://example.org/zorclang/"), "zorclang-2023");
+    assert_eq!(shown("gpipe"), "gpipe-2019");
+    assert_eq!(shown("FasterMoE"), "fastermoe-2022");
+    // An entry's own id wins over the start of another's.
+    assert_eq!(shown("megatron-lm"), "megatron-lm");
+    let similar = fixture.run(["similar", "--json", "gpipe"]).success();
+    assert!(!similar.ids().contains(&"gpipe-2019".to_string()));
+    // Ambiguous: still an error with the candidates.
+    fixture
+        .run(["show", "z"])
+        .code(2)
+        .stderr_has("no entry with id `z`");
+}
+
+#[test]
+fn a_listing_on_a_pipe_keeps_whole_titles() {
+    let fixture = fixture();
+    let title = "Ringwise: Topology-Aware Collective Communication for LLM Training";
+    let piped = fixture
+        .cmd()
+        .env_remove("COLUMNS")
+        .arg("list")
+        .run()
+        .success();
+    assert!(piped.stdout().contains(title), "{}", piped.stdout());
+    // COLUMNS asks for lines cut to it.
+    let cut = (fixture.cmd().env("COLUMNS", "60"))
+        .arg("list")
+        .run()
+        .success();
+    assert!(!cut.stdout().contains(title));
+    assert!(
+        cut.stdout().lines().all(|l| l.chars().count() <= 60),
+        "{}",
+        cut.stdout()
+    );
+}

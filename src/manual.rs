@@ -59,6 +59,10 @@ const ENVIRONMENT: &[(&str, &str)] = &[
         "the longest a metadata fetch runs (1800)",
     ),
     (
+        "DISTML_HARVEST_DEADLINE_S",
+        "the longest a harvest runs (14400); the next resumes it",
+    ),
+    (
         "DISTML_MAILTO",
         "a contact address sent to the APIs' polite pools",
     ),

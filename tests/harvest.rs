@@ -139,7 +139,7 @@ impl Respond for Oai {
     }
 }
 
-const HEAD: &str = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<OAI-PMH xmlns=\"http://www.openarchives.org/OAI/2.0/\">\n<responseDate>2999-01-06T00:00:00Z</responseDate>\n<request verb=\"ListRecords\">http://127.0.0.1/oai</request>\n";
+const HEAD: &str = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<OAI-PMH xmlns=\"http://www.openarchives.org/OAI/2.0/\">\n<responseDate>2999-01-08T00:00:00Z</responseDate>\n<request verb=\"ListRecords\">http://127.0.0.1/oai</request>\n";
 
 fn xml(body: String) -> ResponseTemplate {
     ResponseTemplate::new(200).set_body_raw(body, "text/xml")
@@ -147,6 +147,36 @@ fn xml(body: String) -> ResponseTemplate {
 
 fn error(code: &str, message: &str) -> String {
     format!("{HEAD}<error code=\"{code}\">{message}</error>\n</OAI-PMH>\n")
+}
+
+/// A `ListRecords` page of `papers`, then `token` (empty: the last page).
+fn list_page(papers: &[Paper], token: &str) -> String {
+    let mut body = String::from(HEAD);
+    body.push_str("<ListRecords>\n");
+    for p in papers {
+        body.push_str(&record(p));
+    }
+    body.push_str(&format!(
+        "<resumptionToken>{token}</resumptionToken>\n</ListRecords>\n</OAI-PMH>\n"
+    ));
+    body
+}
+
+/// A server that answers its `n`th request (from 0) with the page
+/// `answer(n)` gives, whatever was asked.
+async fn scripted(
+    answer: impl Fn(usize) -> (Vec<Paper>, String) + Send + Sync + 'static,
+) -> MockServer {
+    let server = MockServer::start().await;
+    let requests = AtomicUsize::new(0);
+    Mock::given(wiremock::matchers::path("/oai"))
+        .respond_with(move |_: &Request| {
+            let (papers, token) = answer(requests.fetch_add(1, Ordering::SeqCst));
+            xml(list_page(&papers, &token))
+        })
+        .mount(&server)
+        .await;
+    server
 }
 
 fn record(p: &Paper) -> String {
@@ -589,4 +619,190 @@ fn with_no_network_it_ends_quickly_with_one_error() {
         "{}",
         lines[0]
     );
+}
+
+/// `harvest ARGS` against `server`, killed after a minute (a harvest that
+/// loops would otherwise hold the test forever): exit 124 then.
+fn harvest_bounded(fixture: &Fixture, server: &MockServer, args: &[&str]) -> Run {
+    Cmd::program(fixture, "timeout")
+        .args(["60", common::BIN, "harvest"])
+        .args(args)
+        .env("DISTML_OAI_API", format!("{}/oai", server.uri()))
+        .env("DISTML_ARXIV_DELAY_MS", "0")
+        .run()
+}
+
+/// The one error line of `run`, which must say `what`.
+fn one_error<'a>(run: &'a Run, what: &str) -> &'a str {
+    let errors: Vec<&str> = run
+        .stderr()
+        .lines()
+        .filter(|l| l.contains("error:"))
+        .collect();
+    if errors.len() != 1 || !errors[0].contains(what) {
+        run.fail(format!("expected one error line saying {what:?}"));
+    }
+    errors[0]
+}
+
+/// The lines of `harvested/records.jsonl`.
+fn stored_lines(fixture: &Fixture) -> Vec<String> {
+    std::fs::read_to_string(fixture.index().join("harvested/records.jsonl"))
+        .unwrap_or_default()
+        .lines()
+        .map(str::to_string)
+        .collect()
+}
+
+fn harvest_state(fixture: &Fixture) -> serde_json::Value {
+    let text = std::fs::read_to_string(fixture.index().join("harvested/state.json")).unwrap();
+    serde_json::from_str(&text).unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_resumption_token_that_never_changes_ends_the_harvest_with_one_error() {
+    let looping = scripted(|_| (papers(3), "again".to_string())).await;
+    let fixture = Fixture::invented();
+    let started = Instant::now();
+    let run = harvest_bounded(&fixture, &looping, &["--from", "2999-01-01"]).code(2);
+    assert!(started.elapsed() < Duration::from_secs(20));
+    let error = one_error(&run, "goes round");
+    assert!(
+        error.contains("the resumption token \"again\" a second time"),
+        "{error}"
+    );
+    assert!(error.contains("what was harvested is kept"), "{error}");
+    run.stderr_has("2 pages, 6 records: 3 new, 0 updated, 3 unchanged");
+    assert_eq!(queries(&looping).await.len(), 2);
+    // What it sent is kept, each record once, and searchable.
+    assert_eq!(stored_lines(&fixture).len(), 3);
+    assert_eq!(arxiv_ids(&fixture), expected_ids(1..=3));
+    // The run is left without the token: the next harvest asks for the
+    // window again, from its start, and ends with every record once.
+    let state = harvest_state(&fixture);
+    assert_eq!(state["run"]["token"], serde_json::Value::Null, "{state}");
+    assert!(state["latest"].get("cs").is_none(), "{state}");
+    let healthy = server(papers(25), Quirks::default()).await;
+    harvest(&fixture, &healthy, &[])
+        .success()
+        .stderr_has("(resumed): 3 pages, 25 records: 22 new, 0 updated, 3 unchanged");
+    assert_eq!(
+        queries(&healthy).await[0],
+        "verb=ListRecords&metadataPrefix=arXiv&set=cs&from=2999-01-01"
+    );
+    assert_eq!(arxiv_ids(&fixture), expected_ids(1..=25));
+    assert_eq!(stored_lines(&fixture).len(), 25);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_token_that_changes_forever_over_the_same_records_ends_the_harvest() {
+    let looping = scripted(|n| (papers(3), format!("t-{n}"))).await;
+    let fixture = Fixture::invented();
+    let started = Instant::now();
+    let run = harvest_bounded(&fixture, &looping, &["--from", "2999-01-01"]).code(2);
+    assert!(started.elapsed() < Duration::from_secs(20));
+    let error = one_error(&run, "goes round");
+    assert!(
+        error.contains("3 pages in a row held no record it had not already sent"),
+        "{error}"
+    );
+    // The first page, then three that bring nothing new.
+    assert_eq!(queries(&looping).await.len(), 4);
+    assert_eq!(stored_lines(&fixture).len(), 3);
+    assert_eq!(arxiv_ids(&fixture), expected_ids(1..=3));
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_list_that_never_ends_stops_at_the_runs_deadline_and_is_resumed() {
+    // Two new records a page, forever.
+    let endless = scripted(|n| {
+        let papers = (2 * n + 1..=2 * n + 2)
+            .map(|i| paper(i, "2999-01-02", "cs.DC"))
+            .collect();
+        (papers, format!("t-{n}"))
+    })
+    .await;
+    let fixture = Fixture::invented();
+    let started = Instant::now();
+    let run = Cmd::program(&fixture, "timeout")
+        .args(["60", common::BIN, "harvest", "--from", "2999-01-01"])
+        .env("DISTML_OAI_API", format!("{}/oai", endless.uri()))
+        .env("DISTML_ARXIV_DELAY_MS", "100")
+        .env("DISTML_HARVEST_DEADLINE_S", "2")
+        .run()
+        .code(2);
+    let took = started.elapsed();
+    assert!(took < Duration::from_secs(15), "{took:?}");
+    one_error(
+        &run,
+        "harvest: stopped at the run's deadline (2 s, DISTML_HARVEST_DEADLINE_S); what was harvested is kept",
+    );
+    // Every page received is stored and indexed, and the run keeps its
+    // token for the next harvest to resume from.
+    let pages = queries(&endless).await.len();
+    let stored = stored_lines(&fixture).len();
+    assert!(
+        stored >= 4 && stored <= 2 * pages,
+        "{stored} of {pages} pages"
+    );
+    assert_eq!(arxiv_ids(&fixture).len(), stored);
+    let token = harvest_state(&fixture)["run"]["token"].clone();
+    assert_eq!(token, format!("t-{}", stored / 2 - 1), "{stored}");
+    // A deadline must be a number.
+    harvest_cmd(&fixture, &endless)
+        .env("DISTML_HARVEST_DEADLINE_S", "soon")
+        .run()
+        .code(2)
+        .stderr_is("distml-search: error: DISTML_HARVEST_DEADLINE_S must be a whole number of seconds, not \"soon\"\n");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn records_whose_identifier_is_no_arxiv_id_are_skipped_and_counted() {
+    let mut sent = papers(2);
+    for id in [
+        "../../../../tmp/x",
+        "a b",
+        "2612.60006/../x",
+        "2612.6\u{1b}[2J0007",
+    ] {
+        let mut bad = paper(9, "2999-01-03", "cs.DC");
+        bad.id = id.to_string();
+        sent.push(bad);
+    }
+    let server = server(sent, Quirks::default()).await;
+    let fixture = Fixture::invented();
+    harvest(&fixture, &server, &["--from", "2999-01-01"])
+        .success()
+        .stderr_has("1 pages, 6 records: 2 new, 0 updated, 0 unchanged, 0 outside the categories, 0 withdrawn; 4 skipped: not an arXiv id; 2 added to the index");
+    let stored = stored_lines(&fixture);
+    assert_eq!(stored.len(), 2, "{stored:?}");
+    for line in &stored {
+        assert!(line.starts_with(r#"{"id":"1412.8000"#), "{line}");
+    }
+    assert_eq!(arxiv_ids(&fixture), expected_ids(1..=2));
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn datestamps_after_the_response_or_unreadable_never_move_the_next_start() {
+    // The server answers on 2999-01-08 (HEAD).
+    let mut sent = papers(4);
+    sent[1].datestamp = "9999-12-31".into();
+    sent[2].datestamp = "zzzz".into();
+    sent[3].datestamp = "2999-01-09".into();
+    let misdating = server(sent, Quirks::default()).await;
+    let fixture = Fixture::invented();
+    harvest(&fixture, &misdating, &["--from", "2999-01-01"])
+        .success()
+        .stderr_has("1 pages, 4 records: 1 new, 0 updated, 0 unchanged, 0 outside the categories, 0 withdrawn; 3 skipped: datestamp unreadable or after the response's date; 1 added to the index")
+        .stderr_has("latest datestamp 2999-01-01");
+    assert_eq!(stored_lines(&fixture).len(), 1);
+    assert_eq!(harvest_state(&fixture)["latest"]["cs"], "2999-01-01");
+    // The next harvest starts where the real records ended.
+    let next = server(papers(5), Quirks::default()).await;
+    harvest(&fixture, &next, &[]).success();
+    assert_eq!(
+        queries(&next).await,
+        ["verb=ListRecords&metadataPrefix=arXiv&set=cs&from=2999-01-01"]
+    );
+    assert_eq!(arxiv_ids(&fixture), expected_ids(1..=5));
 }

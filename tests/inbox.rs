@@ -424,3 +424,111 @@ fn on_the_mixed_stream_the_top_of_the_inbox_is_the_field() {
 
 const PRECISION_FLOOR: f64 = 0.95;
 const RECALL_FLOOR: f64 = 0.925;
+
+/// Twenty fictional records of the field, none listed (2612.6xxxx: no
+/// such ids exist yet), and a catalog to accept them into.
+fn twenty() -> Fixture {
+    let fixture = Fixture::with_files(&[("tags.toml", TAGS), ("invented-systems.toml", INVENTED)]);
+    let lines: Vec<String> = (1..=20)
+        .map(|n| {
+            line(
+                &format!("2612.6{n:04}"),
+                &format!("Pretend Pipeline Stages for Imaginary Accelerators, Study {n}"),
+                "Thu, 1 Oct 2026 10:00:00 GMT",
+                "We split pretend models into pipeline stages and schedule micro-batches.",
+                None,
+            )
+        })
+        .collect();
+    fixture.import_snapshot(&lines);
+    fixture
+}
+
+/// The twenty runs `args(n)` (n from 1) started at once, each awaited.
+fn all_at_once(
+    fixture: &Fixture,
+    args: impl Fn(usize) -> Vec<String>,
+) -> Vec<std::process::Output> {
+    let children: Vec<_> = (1..=20)
+        .map(|n| {
+            fixture
+                .cmd()
+                .args(args(n))
+                .into_command()
+                .stdout(std::process::Stdio::piped())
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    children
+        .into_iter()
+        .map(|child| child.wait_with_output().unwrap())
+        .collect()
+}
+
+#[test]
+fn twenty_rejects_at_once_are_all_remembered() {
+    let fixture = twenty();
+    let outputs = all_at_once(&fixture, |n| {
+        vec!["inbox".into(), "reject".into(), format!("2612.6{n:04}")]
+    });
+    for (n, output) in (1..=20).zip(&outputs) {
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        assert!(
+            output.status.success() && stdout.starts_with(&format!("rejected 2612.6{n:04}: ")),
+            "{n}: {stdout} {}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+    }
+    let rejected = fixture.read("inbox.toml");
+    for n in 1..=20 {
+        assert!(
+            rejected.contains(&format!("arxiv = \"2612.6{n:04}\"")),
+            "{n} lost:\n{rejected}"
+        );
+    }
+    // Not one proposed again.
+    let run = fixture.cmd().args(["inbox", "--json"]).run();
+    assert_eq!(run.stdout(), "", "{}", run.stderr());
+}
+
+#[test]
+fn twenty_accepts_at_once_all_reach_the_catalog_and_its_metadata() {
+    let fixture = twenty();
+    let outputs = all_at_once(&fixture, |n| {
+        vec![
+            "inbox".into(),
+            "accept".into(),
+            format!("2612.6{n:04}"),
+            "--note".into(),
+            format!("Pretend study number {n}."),
+        ]
+    });
+    let mut ids = Vec::new();
+    for (n, output) in (1..=20).zip(&outputs) {
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        let id = stdout
+            .strip_prefix(&format!("accepted 2612.6{n:04} as `"))
+            .and_then(|rest| rest.split('`').next())
+            .filter(|_| output.status.success());
+        let Some(id) = id else {
+            panic!("{n}: {stdout} {}", String::from_utf8_lossy(&output.stderr));
+        };
+        ids.push(id.to_string());
+    }
+    let catalog = fixture.read("invented-systems.toml");
+    let metadata: serde_json::Value = serde_json::from_str(&fixture.read("metadata.json")).unwrap();
+    for (n, id) in (1..=20).zip(&ids) {
+        assert!(
+            catalog.contains(&format!("id = \"{id}\"\n"))
+                && catalog.contains(&format!("arxiv = \"2612.6{n:04}\"\n")),
+            "{id} lost:\n{catalog}"
+        );
+        assert!(
+            metadata["entries"].get(id).is_some(),
+            "{id}'s metadata lost"
+        );
+    }
+    fixture.run(["check"]).success();
+}

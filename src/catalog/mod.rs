@@ -4,6 +4,7 @@
 
 mod edit;
 mod load;
+mod lock;
 pub mod markdown;
 mod merge;
 mod reader;
@@ -17,6 +18,7 @@ use std::path::Path;
 use std::sync::{Arc, OnceLock};
 
 pub use load::{load_dir, load_files};
+pub use lock::{CatalogLock, lock_catalog};
 pub(crate) use merge::unique_id;
 pub use merge::{ItemReport, Merge, MergeReport, Outcome, merge_import, propose_id};
 pub use source::{Location, Problem, SourceFile};

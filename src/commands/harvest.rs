@@ -2,6 +2,7 @@
 //! arxiv collection of the index.
 
 use std::io::Write;
+use std::time::Duration;
 
 use crate::cli::HarvestArgs;
 use crate::diagnostic;
@@ -16,6 +17,10 @@ use crate::locations::Locations;
 /// arXiv's OAI-PMH base URL (since 2025; it was export.arxiv.org/oai2).
 pub const OAI_API: &str = "https://oaipmh.arxiv.org/oai";
 
+/// A first harvest of a whole archive at arXiv's pace takes about an hour;
+/// a harvest stopped at the deadline is resumed by the next.
+const DEADLINE_S: u64 = 4 * 60 * 60;
+
 pub fn run(locations: &Locations, args: &HarvestArgs, err: &mut dyn Write) -> Result<(), Error> {
     if let (Some(from), Some(until)) = (&args.from, &args.until)
         && from > until
@@ -25,6 +30,7 @@ pub fn run(locations: &Locations, args: &HarvestArgs, err: &mut dyn Write) -> Re
         )));
     }
     let config = IngestConfig::from_env(false, false)?;
+    let deadline = deadline()?;
     let base = endpoint("DISTML_OAI_API", OAI_API)?;
     // The records join an index built from the catalog as it is now.
     let (catalog, open) = super::ready_index(locations, err)?;
@@ -44,6 +50,7 @@ pub fn run(locations: &Locations, args: &HarvestArgs, err: &mut dyn Write) -> Re
         from: args.from.clone(),
         until: args.until.clone(),
         categories: args.categories.clone(),
+        deadline,
     };
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
@@ -62,6 +69,19 @@ pub fn run(locations: &Locations, args: &HarvestArgs, err: &mut dyn Write) -> Re
             Err(stopped(e))
         }
     }
+}
+
+/// `DISTML_HARVEST_DEADLINE_S`, or the default.
+fn deadline() -> Result<Duration, Error> {
+    let seconds = match std::env::var("DISTML_HARVEST_DEADLINE_S") {
+        Ok(v) if !v.trim().is_empty() => v.trim().parse().map_err(|_| {
+            Error::Usage(format!(
+                "DISTML_HARVEST_DEADLINE_S must be a whole number of seconds, not {v:?}"
+            ))
+        })?,
+        _ => DEADLINE_S,
+    };
+    Ok(Duration::from_secs(seconds))
 }
 
 /// A failure says that what was harvested is kept and where the next run
@@ -91,12 +111,24 @@ pub fn summary_line(s: &Summary) -> String {
             format!("set {set} from {from}{resumed}")
         })
         .collect();
+    let mut skipped = String::new();
+    for (count, why) in [
+        (s.not_arxiv, "not an arXiv id"),
+        (
+            s.misdated,
+            "datestamp unreadable or after the response's date",
+        ),
+    ] {
+        if count > 0 {
+            skipped.push_str(&format!("; {count} skipped: {why}"));
+        }
+    }
     let latest = s
         .latest
         .as_deref()
         .map_or(String::new(), |l| format!("; latest datestamp {l}"));
     format!(
-        "harvest: {}: {} pages, {} records: {} new, {} updated, {} unchanged, {} outside the categories, {} withdrawn; {} added to the index in {} ms{latest} ({} requests, {:.1} s)",
+        "harvest: {}: {} pages, {} records: {} new, {} updated, {} unchanged, {} outside the categories, {} withdrawn{skipped}; {} added to the index in {} ms{latest} ({} requests, {:.1} s)",
         sets.join(", "),
         s.pages,
         s.received,

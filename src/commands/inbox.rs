@@ -9,7 +9,7 @@ use tantivy::TantivyDocument;
 use tantivy::collector::DocSetCollector;
 
 use super::read_healing;
-use crate::catalog::Catalog;
+use crate::catalog::{Catalog, lock_catalog};
 use crate::cli::{AcceptArgs, InboxAction, InboxArgs, RejectArgs};
 use crate::clock::{now_rfc3339, today};
 use crate::diagnostic;
@@ -339,6 +339,8 @@ fn run_accept(
                 .into(),
         ));
     }
+    // Held from reading the catalog and its cache to writing them both.
+    let lock = lock_catalog(&dir, || waiting(err))?;
     let (catalog, mut cache, record) = unlisted_record(locations, &args.arxiv, err)?;
     let belongs = Belongs::train(&catalog, &cache);
     let vector = record_vector(&record);
@@ -350,6 +352,7 @@ fn run_accept(
     };
     let accepted = accept::plan(&catalog, &candidate, decision, &today(), &now_rfc3339())?;
     accepted.write(&mut cache, &dir)?;
+    drop(lock);
     writeln!(
         out,
         "accepted {} as `{}` in {} ({}); `distml-search check` checks it",
@@ -362,6 +365,13 @@ fn run_accept(
     Ok(true)
 }
 
+fn waiting(err: &mut dyn Write) {
+    diagnostic::note(
+        err,
+        "another command is writing the catalog; waiting for it to finish",
+    );
+}
+
 fn run_reject(
     locations: &Locations,
     args: &RejectArgs,
@@ -369,6 +379,7 @@ fn run_reject(
     err: &mut dyn Write,
 ) -> Result<bool, Error> {
     let dir = locations.catalog_dir()?.to_path_buf();
+    let _lock = lock_catalog(&dir, || waiting(err))?;
     let (_, _, record) = unlisted_record(locations, &args.arxiv, err)?;
     let arxiv = record.arxiv.unwrap_or_default();
     let mut rejected = Rejected::load(&dir)?;

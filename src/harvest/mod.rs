@@ -7,6 +7,7 @@
 //! Parsing is pure (`oai.rs`, `line.rs`); the network is the ingester's
 //! HTTP client (`run.rs`).
 
+mod guard;
 mod line;
 pub mod oai;
 mod run;
@@ -26,7 +27,6 @@ use store::{Appender, HarvestLock, Known, Run, State};
 use crate::catalog::Catalog;
 use crate::diagnostic;
 use crate::error::Error;
-use crate::ident;
 use crate::index::IndexDir;
 use crate::model::metadata::Cache;
 
@@ -45,6 +45,9 @@ pub struct HarvestOptions {
     pub until: Option<String>,
     /// Categories (`cs.DC`) or whole archives (`cs`), as given.
     pub categories: Vec<String>,
+    /// The longest the harvest may take (`DISTML_HARVEST_DEADLINE_S`): the
+    /// backstop of the loop guard and the HTTP client's failure budget.
+    pub deadline: Duration,
 }
 
 /// What a harvest did, over all its sets.
@@ -62,6 +65,10 @@ pub struct Summary {
     pub unchanged: u64,
     pub filtered: u64,
     pub deleted: u64,
+    /// Skipped: their identifier is not an arXiv id.
+    pub not_arxiv: u64,
+    /// Skipped: their datestamp is unreadable or after the response's date.
+    pub misdated: u64,
     /// The latest datestamp harvested, of every set.
     pub latest: Option<String>,
     pub added_to_index: u64,
@@ -171,19 +178,31 @@ impl Harvest<'_> {
         }
         let mut result = Ok(());
         let mut notes = Vec::new();
+        let deadline = tokio::time::Instant::now() + options.deadline;
         for set in sets {
             let mut run = session.start(set, options, err);
             session
                 .summary
                 .sets
                 .push((run.set.clone(), run.from.clone()));
-            result = run::list_records(
-                self.endpoint,
-                &mut run,
-                &mut |page, run| session.take_page(page, run),
-                &mut |text| notes.push(text),
+            // Pages are stored between requests, never while one is
+            // awaited: what the deadline cuts short is a request.
+            let listed = tokio::time::timeout_at(
+                deadline,
+                run::list_records(
+                    self.endpoint,
+                    &mut run,
+                    &mut |page, run| session.take_page(page, run),
+                    &mut |text| notes.push(text),
+                ),
             )
             .await;
+            result = listed.unwrap_or_else(|_| {
+                Err(Error::Usage(format!(
+                    "harvest: stopped at the run's deadline ({} s, DISTML_HARVEST_DEADLINE_S); what was harvested is kept, and the next `distml-search harvest` resumes where this one stopped",
+                    options.deadline.as_secs()
+                )))
+            });
             if result.is_err() {
                 break;
             }
@@ -242,8 +261,15 @@ impl Session<'_> {
             self.bar.set_length(size);
         }
         let mut lines = Vec::new();
+        let latest_day = guard::latest_day(page.response_date.as_deref());
         for record in &page.records {
             self.summary.received += 1;
+            // Kept, such a record's datestamp would be where the next
+            // harvest starts (or make every later version look older).
+            if !guard::dated_by(&record.datestamp, latest_day) {
+                self.summary.misdated += 1;
+                continue;
+            }
             if run.latest_seen.as_deref() < Some(record.datestamp.as_str()) {
                 run.latest_seen = Some(record.datestamp.clone());
             }
@@ -269,16 +295,11 @@ impl Session<'_> {
     /// harvest starts on the day the last one ended, or asks again after
     /// an expired token).
     fn keep(&mut self, record: &oai::OaiRecord) -> Option<String> {
-        let id = match &record.metadata {
-            Some(metadata) => metadata.id.trim().to_string(),
-            None => record
-                .identifier
-                .rsplit(':')
-                .next()
-                .unwrap_or_default()
-                .to_string(),
+        // Another id would be stored but never indexed (or name a path).
+        let Some(id) = record.arxiv_id() else {
+            self.summary.not_arxiv += 1;
+            return None;
         };
-        let id = ident::strip_version(&id).to_string();
         let stored = self.known.get(&id);
         let newer = stored.is_none_or(|(day, _)| record.datestamp.as_str() > day.as_str());
         if record.deleted {

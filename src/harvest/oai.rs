@@ -8,6 +8,7 @@ use quick_xml::Reader;
 use quick_xml::events::{BytesStart, Event};
 use url::Url;
 
+use crate::ident;
 use crate::ingest::arxiv::resolve_reference;
 
 /// arXiv's metadata format: authors split into key names and forenames,
@@ -50,6 +51,8 @@ pub struct Page {
     pub records: Vec<OaiRecord>,
     /// `None` or an empty value: this was the last page.
     pub token: Option<ResumptionToken>,
+    /// When the server answered (`responseDate`), as it wrote it.
+    pub response_date: Option<String>,
 }
 
 impl Page {
@@ -81,6 +84,20 @@ pub struct OaiRecord {
     /// `status="deleted"`: the record has no metadata.
     pub deleted: bool,
     pub metadata: Option<ArxivMetadata>,
+}
+
+impl OaiRecord {
+    /// The record's arXiv id without its version (the metadata's, else the
+    /// header's), if it is one: anything else (a path, words, control
+    /// characters) is no record of arXiv's.
+    pub fn arxiv_id(&self) -> Option<String> {
+        let id = match &self.metadata {
+            Some(metadata) => metadata.id.trim(),
+            None => self.identifier.rsplit(':').next().unwrap_or_default(),
+        };
+        let id = ident::strip_version(id);
+        ident::is_arxiv_id(id).then(|| id.to_string())
+    }
 }
 
 /// The `<arXiv>` element of a record.
@@ -358,6 +375,7 @@ impl Parser {
                 name: std::mem::take(&mut self.error_code),
                 message: collapse(&text),
             }),
+            ("OAI-PMH", "responseDate") => self.page.response_date = Some(text.trim().to_string()),
             ("ListRecords", "resumptionToken") => {
                 if let Some(mut token) = self.token.take() {
                     token.value = text.trim().to_string();
@@ -465,7 +483,30 @@ mod tests {
         assert!(page.records[1].deleted);
         assert!(page.records[1].metadata.is_none());
         assert_eq!(page.next_token(), Some("page-2"));
+        assert_eq!(page.response_date.as_deref(), Some("2999-01-06T00:00:00Z"));
         assert_eq!(page.token.unwrap().complete_list_size, Some(3));
+    }
+
+    #[test]
+    fn a_records_arxiv_id_is_one_or_none() {
+        let page = parse_list_records(PAGE).unwrap();
+        assert_eq!(page.records[0].arxiv_id().as_deref(), Some("1412.80001"));
+        // A deleted record has only its header's identifier.
+        assert_eq!(page.records[1].arxiv_id().as_deref(), Some("1412.80002"));
+        for bad in [
+            "../../../../tmp/x",
+            "a b",
+            "2612.60006/../x",
+            "2612.60006\u{1b}[31m",
+            "",
+        ] {
+            let xml = PAGE.replace("<id>1412.80001</id>", &format!("<id>{bad}</id>"));
+            let page = parse_list_records(&xml).unwrap();
+            assert_eq!(page.records[0].arxiv_id(), None, "{bad}");
+        }
+        let versioned = PAGE.replace("<id>1412.80001</id>", "<id>1412.80001v3</id>");
+        let page = parse_list_records(&versioned).unwrap();
+        assert_eq!(page.records[0].arxiv_id().as_deref(), Some("1412.80001"));
     }
 
     #[test]

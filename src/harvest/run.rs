@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use url::Url;
 
+use super::guard::LoopGuard;
 use super::oai::{ErrorCode, Page, first_url, parse_list_records, resume_url};
 use super::store::Run;
 use crate::error::Error;
@@ -47,6 +48,10 @@ impl Endpoint {
 /// next page's, or `None` after the last). A `noRecordsMatch` is an empty
 /// list; an expired token (`badResumptionToken`) asks for the list again
 /// from the run's start, which the caller's duplicate check makes safe.
+///
+/// A list that goes round (a token again, or pages of nothing new) is an
+/// error after its page is stored; the run is left without a token, so the
+/// next harvest asks for its window again rather than for the loop.
 pub async fn list_records(
     endpoint: &Endpoint,
     run: &mut Run,
@@ -54,6 +59,7 @@ pub async fn list_records(
     note: &mut dyn FnMut(String),
 ) -> Result<(), Error> {
     let mut restarts = 0;
+    let mut guard = LoopGuard::default();
     loop {
         let url = match &run.token {
             Some(token) => resume_url(&endpoint.base, token),
@@ -73,9 +79,21 @@ pub async fn list_records(
         }
         match parse_list_records(&response.body) {
             Ok(page) => {
-                run.token = page.next_token().map(str::to_string);
+                let looping = guard.check(&page);
+                run.token = match looping {
+                    Some(_) => None,
+                    None => page.next_token().map(str::to_string),
+                };
                 run.pages += 1;
                 on_page(&page, run)?;
+                if let Some(why) = looping {
+                    return Err(Error::Usage(format!(
+                        "harvest: the list of set {} at {} goes round ({why}); what was harvested is kept, and the next `distml-search harvest` asks for the set again from {}",
+                        run.set,
+                        endpoint.base,
+                        run.from.as_deref().unwrap_or("its first record")
+                    )));
+                }
                 if run.token.is_none() {
                     return Ok(());
                 }
@@ -90,6 +108,7 @@ pub async fn list_records(
                     && restarts < MAX_RESTARTS =>
             {
                 restarts += 1;
+                guard = LoopGuard::default();
                 note(format!(
                     "the server no longer knows the resumption token (it expired?); asking for set {} again from {}",
                     run.set,

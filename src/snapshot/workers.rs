@@ -6,7 +6,7 @@ use std::collections::hash_map::Entry;
 use std::io::Read;
 use std::path::Path;
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{Receiver, SyncSender};
 use std::thread::ScopedJoinHandle;
 use std::time::Instant;
@@ -34,8 +34,6 @@ pub(super) fn index_records(
     let workers = std::thread::available_parallelism()
         .map_or(2, |n| n.get())
         .min(8);
-    let (sender, receiver) = std::sync::mpsc::sync_channel::<Block>(workers * 2);
-    let receiver = Mutex::new(receiver);
     // Every block in flight, and one per worker, can come back to be read
     // into again.
     let (spare_sender, spare) = std::sync::mpsc::sync_channel::<Vec<u8>>(workers * 3 + 1);
@@ -47,27 +45,99 @@ pub(super) fn index_records(
         latest: Latest::default(),
         spare: spare_sender,
     };
-    let outcomes: Vec<Result<Batch, Error>> = std::thread::scope(|scope| {
+    let outcomes = fan_out(
+        workers,
+        workers * 2,
+        |blocks| shared.work(blocks),
+        |feed| {
+            read_blocks(
+                input,
+                (feed, &spare),
+                &import.options.path,
+                report,
+                &shared.done,
+                bar,
+                &import.started,
+            )
+        },
+    );
+    outcomes.into_iter().collect()
+}
+
+/// Runs `work` on `workers` threads while `read` feeds them, from this
+/// thread, through a channel of `capacity` items; returns each worker's
+/// outcome, then the reader's error if it had one.
+///
+/// Each worker owns its end of the channel and drops it when it stops, and
+/// one that fails stops the others at their next item: once every worker
+/// has stopped, the reader's next send fails at once. (With one receiver
+/// shared by all and kept to the end, a full disk that failed every worker
+/// left the reader waiting forever for room, holding the rebuild lock.)
+fn fan_out<T: Send, R: Send>(
+    workers: usize,
+    capacity: usize,
+    work: impl Fn(Items<'_, T>) -> Result<R, Error> + Sync,
+    read: impl FnOnce(&Feed<'_, T>) -> Result<(), Error>,
+) -> Vec<Result<R, Error>> {
+    let (sender, receiver) = crossbeam_channel::bounded::<T>(capacity);
+    let failed = AtomicBool::new(false);
+    std::thread::scope(|scope| {
         let handles: Vec<_> = (0..workers)
-            .map(|_| scope.spawn(|| shared.work(&receiver)))
+            .map(|_| {
+                let items = Items {
+                    receiver: receiver.clone(),
+                    failed: &failed,
+                };
+                let (work, failed) = (&work, &failed);
+                scope.spawn(move || {
+                    let outcome = work(items);
+                    if outcome.is_err() {
+                        failed.store(true, Ordering::Relaxed);
+                    }
+                    outcome
+                })
+            })
             .collect();
-        let read = read_blocks(
-            input,
-            (&sender, &spare),
-            &import.options.path,
-            report,
-            &shared.done,
-            bar,
-            &import.started,
-        );
-        drop(sender);
+        drop(receiver);
+        let read = read(&Feed {
+            sender,
+            failed: &failed,
+        });
         let mut outcomes = join(handles);
         if let Err(e) = read {
             outcomes.push(Err(e));
         }
         outcomes
-    });
-    outcomes.into_iter().collect()
+    })
+}
+
+/// A worker's items: until the reader has sent the last, or a worker fails
+/// (the import fails then, so the rest need no work).
+pub(super) struct Items<'a, T> {
+    receiver: crossbeam_channel::Receiver<T>,
+    failed: &'a AtomicBool,
+}
+
+impl<T> Iterator for Items<'_, T> {
+    type Item = T;
+
+    fn next(&mut self) -> Option<T> {
+        let item = self.receiver.recv().ok()?;
+        (!self.failed.load(Ordering::Relaxed)).then_some(item)
+    }
+}
+
+/// The reader's end of the channel; dropped when the reader returns.
+pub(super) struct Feed<'a, T> {
+    sender: crossbeam_channel::Sender<T>,
+    failed: &'a AtomicBool,
+}
+
+impl<T> Feed<'_, T> {
+    /// Sends `item`; false once the workers have stopped (on an error).
+    fn send(&self, item: T) -> bool {
+        !self.failed.load(Ordering::Relaxed) && self.sender.send(item).is_ok()
+    }
 }
 
 /// Bytes read per block: enough to keep a worker busy for a while, few
@@ -128,7 +198,7 @@ pub(super) const OVERLONG_LINE: &[u8] = b"\0overlong";
 /// samples), with page faults besides.
 fn read_blocks(
     mut input: Box<dyn Read>,
-    (sender, spare): (&SyncSender<Block>, &Receiver<Vec<u8>>),
+    (feed, spare): (&Feed<'_, Block>, &Receiver<Vec<u8>>),
     path: &Path,
     report: &mut ImportReport,
     done: &AtomicU64,
@@ -190,8 +260,8 @@ fn read_blocks(
         let block = std::mem::replace(&mut pending, next);
         line_start = line_start.saturating_sub(end);
         pending.reserve(BLOCK_BYTES);
-        // A closed channel means the workers stopped on an error.
-        if sender.send((index, block)).is_err() {
+        // The workers stopped on an error, which they report.
+        if !feed.send((index, block)) {
             return Ok(());
         }
         index += 1;
@@ -253,11 +323,11 @@ fn date_order(date: Option<&str>) -> u32 {
 }
 
 impl Workers<'_> {
-    /// One worker: indexes blocks until the reader closes the channel.
-    fn work(&self, receiver: &Mutex<Receiver<Block>>) -> Result<Batch, Error> {
+    /// One worker: indexes blocks until the reader has sent the last.
+    fn work(&self, blocks: Items<'_, Block>) -> Result<Batch, Error> {
         let mut out = Batch::default();
         let mut seen = SeenWords::default();
-        while let Some((block, mut bytes)) = next_block(receiver)? {
+        for (block, mut bytes) in blocks {
             let indexed_before = out.indexed;
             let count = self.index_block(block, &bytes, &mut out, &mut seen)?;
             out.lines.push((block, count));
@@ -365,16 +435,8 @@ impl Workers<'_> {
     }
 }
 
-/// The next block, or `None` once the reader has closed the channel.
-fn next_block(receiver: &Mutex<Receiver<Block>>) -> Result<Option<Block>, Error> {
-    let receiver = receiver
-        .lock()
-        .map_err(|_| Error::Index("import channel poisoned".into()))?;
-    Ok(receiver.recv().ok())
-}
-
 /// Each worker's outcome, in order; a panic is an error like any other.
-fn join(handles: Vec<ScopedJoinHandle<'_, Result<Batch, Error>>>) -> Vec<Result<Batch, Error>> {
+fn join<R>(handles: Vec<ScopedJoinHandle<'_, Result<R, Error>>>) -> Vec<Result<R, Error>> {
     handles
         .into_iter()
         .map(|h| {
@@ -398,7 +460,97 @@ fn lines(body: &[u8]) -> impl Iterator<Item = &[u8]> {
 
 #[cfg(test)]
 mod tests {
-    use super::date_order;
+    use std::time::Duration;
+
+    use super::*;
+
+    /// `fan_out` on a thread of its own: its outcomes, or `None` if it has
+    /// not returned within ten seconds (it hung).
+    fn within_seconds<R: Send + 'static>(run: impl FnOnce() -> R + Send + 'static) -> Option<R> {
+        let (done, outcome) = std::sync::mpsc::channel();
+        std::thread::spawn(move || done.send(run()));
+        outcome.recv_timeout(Duration::from_secs(10)).ok()
+    }
+
+    /// `workers` fed by a reader with no end (a snapshot far larger than
+    /// the disk), one of which fails on block 10 as on a full disk, once
+    /// the reader is surely waiting for room: the number of blocks sent
+    /// after the failure and the errors, or `None` if the reader never
+    /// stopped.
+    fn failing_on_block_ten(workers: usize) -> Option<(u64, Vec<String>)> {
+        within_seconds(move || {
+            let sent = AtomicU64::new(0);
+            let sent_before = AtomicU64::new(0);
+            let outcomes = fan_out(
+                workers,
+                8,
+                |items: Items<'_, u64>| {
+                    let mut done = 0;
+                    for n in items {
+                        if n == 10 {
+                            std::thread::sleep(Duration::from_millis(200));
+                            sent_before.store(sent.load(Ordering::Relaxed), Ordering::Relaxed);
+                            return Err(Error::Index("no space left on device".into()));
+                        }
+                        done += 1;
+                    }
+                    Ok(done)
+                },
+                |feed| {
+                    for n in 0.. {
+                        if !feed.send(n) {
+                            break;
+                        }
+                        sent.fetch_add(1, Ordering::Relaxed);
+                    }
+                    Ok(())
+                },
+            );
+            let errors = outcomes
+                .iter()
+                .filter_map(|o| o.as_ref().err().map(ToString::to_string))
+                .collect();
+            (sent.into_inner() - sent_before.into_inner(), errors)
+        })
+    }
+
+    #[test]
+    fn a_failing_worker_stops_a_reader_that_would_never_end() {
+        for workers in [1, 4] {
+            let Some((sent, errors)) = failing_on_block_ten(workers) else {
+                panic!("{workers} workers: the reader still waits to send after the failure");
+            };
+            assert_eq!(errors.len(), 1, "{errors:?}");
+            assert!(errors[0].contains("no space left on device"), "{errors:?}");
+            // Stopped at once: the channel's room and a block per worker
+            // more at most.
+            assert!(sent <= 8 + 4 + 1, "{sent} blocks sent after the failure");
+        }
+    }
+
+    #[test]
+    fn the_reader_ends_the_workers_and_its_own_error_comes_last() {
+        let outcome = within_seconds(|| {
+            fan_out(
+                3,
+                2,
+                |items: Items<'_, u64>| Ok(items.count()),
+                |feed| {
+                    for n in 0..100 {
+                        assert!(feed.send(n));
+                    }
+                    Err(Error::Index(
+                        "the snapshot could not be read further".into(),
+                    ))
+                },
+            )
+        });
+        let outcomes = outcome.expect("the workers never ended");
+        assert_eq!(outcomes.len(), 4);
+        let counted: usize = outcomes[..3].iter().map(|o| *o.as_ref().unwrap()).sum();
+        assert_eq!(counted, 100);
+        assert!(outcomes[3].is_err());
+    }
 
     #[test]
     fn an_update_date_orders_as_its_digits_and_an_unreadable_one_as_the_oldest() {

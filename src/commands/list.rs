@@ -2,7 +2,7 @@
 
 use std::io::Write;
 
-use super::ready_index;
+use super::read_healing;
 use super::search::{filters, search_catalog};
 use crate::cli::{CollectionArg, Format, ListArgs};
 use crate::error::Error;
@@ -28,21 +28,22 @@ pub fn run(
                 .into(),
         ));
     }
-    let (catalog, open) = ready_index(locations, err)?;
     let mut filters = filters(&args.filters);
     filters.push((
         Filter::Collection(Collection::Catalog),
         Origin::Flag("--collection"),
     ));
-    let request = SearchRequest {
-        query: "",
-        filters,
-        limit: catalog.entries.len().max(1),
-        explain: None,
-        exhaustive: false,
-        mode: Mode::Keyword,
-    };
-    let outcome = search_catalog(locations, &catalog, &open, &request)?;
+    let (catalog, _, outcome) = read_healing(locations, err, |catalog, open| {
+        let request = SearchRequest {
+            query: "",
+            filters: filters.clone(),
+            limit: catalog.entries.len().max(1),
+            explain: None,
+            exhaustive: false,
+            mode: Mode::Keyword,
+        };
+        search_catalog(locations, catalog, open, &request)
+    })?;
     // List order: sections as in the list, entries as in their file.
     let order = |id: &str| {
         let position = catalog

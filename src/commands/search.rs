@@ -2,7 +2,6 @@
 
 use std::io::Write;
 
-use super::ready_index;
 use crate::catalog::{Catalog, squash};
 use crate::cli::{FilterArgs, Format, MAX_LIMIT, SearchArgs, SimilarArgs};
 use crate::diagnostic;
@@ -80,20 +79,21 @@ pub fn run_similar(
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> Result<bool, Error> {
-    let (catalog, open) = ready_index(locations, err)?;
     // Only an identifier needs the cache (for ids that lookups found).
     let cache = if args.id.contains(':') {
         locations.load_cache()?
     } else {
         Default::default()
     };
-    let id = known_id(&catalog, &cache, &open, &args.id)?;
-    let hits = similar(
-        &open,
-        &id,
-        args.output.limit_or(DEFAULT_LIMIT),
-        args.mode.map(Into::into),
-    )?;
+    let (_, _, hits) = super::read_healing(locations, err, |catalog, open| {
+        let id = known_id(catalog, &cache, open, &args.id)?;
+        similar(
+            open,
+            &id,
+            args.output.limit_or(DEFAULT_LIMIT),
+            args.mode.map(Into::into),
+        )
+    })?;
     let format = args.output.format();
     print_hits(&hits, format, style, out)?;
     Ok(!hits.is_empty())

@@ -151,3 +151,17 @@ fn a_listing_on_a_pipe_keeps_whole_titles() {
         cut.stdout()
     );
 }
+
+#[test]
+fn an_empty_inbox_says_why() {
+    let fixture = fixture();
+    fixture
+        .run(["inbox"])
+        .code(1)
+        .stderr_has("no candidates: the arxiv collection is empty");
+    fixture.import_snapshot(&common::inbox_stream());
+    fixture
+        .run(["inbox", "--since", "2999-01-01"])
+        .code(1)
+        .stderr_has("no candidates since that day");
+}

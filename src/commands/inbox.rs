@@ -57,10 +57,11 @@ fn run_list(
     let limit = args.limit.map_or(DEFAULT_LIMIT, |n| n as usize);
     let cache = locations.load_cache()?;
     let rejected = rejections(locations.catalog_dir().ok())?;
-    let (_, _, (found, total)) = read_healing(locations, err, |catalog, open| {
+    let (_, open, (found, total)) = read_healing(locations, err, |catalog, open| {
         let learned = Learned::learn(catalog, &cache);
         ranked(catalog, &learned, &rejected, open, since, limit)
     })?;
+    let collected = open.collection_size(Collection::Arxiv);
     let io = Error::output;
     for (rank, candidate) in found.iter().enumerate() {
         if args.json {
@@ -72,6 +73,8 @@ fn run_list(
     }
     if !args.json {
         let line = match (found.len(), total) {
+            (0, _) if collected == 0 => "no candidates: the arxiv collection is empty (harvest, or import a snapshot with `import --arxiv-snapshot`)".to_string(),
+            (0, _) if since.is_some() => "no candidates since that day: the records since then are listed or rejected".to_string(),
             (0, _) => "no candidates: every record of the arxiv collection is listed or rejected (harvest or import more)".to_string(),
             (shown, total) if shown < total => format!(
                 "{shown} of {} shown; more with --limit {}",

@@ -20,6 +20,9 @@ pub(super) struct Progress<'w> {
 struct LaneCount {
     bar: Option<ProgressBar>,
     queued: u64,
+    /// What was queued when the run started: a paper another lookup did not
+    /// find is queued later, as its next step.
+    planned: u64,
     done: u64,
 }
 
@@ -50,7 +53,12 @@ impl<'w> Progress<'w> {
     pub(super) fn start(&self) {
         if self.bars.is_none() {
             for lane in Lane::ALL {
-                let queued = self.lanes.borrow()[lane.index()].queued;
+                let queued = {
+                    let mut lanes = self.lanes.borrow_mut();
+                    let count = &mut lanes[lane.index()];
+                    count.planned = count.queued;
+                    count.queued
+                };
                 if queued > 0 {
                     self.line(&format!("{}: {queued} to do", lane.name()));
                 }
@@ -72,14 +80,18 @@ impl<'w> Progress<'w> {
     /// Closes the bars; plain output says what each lane did.
     pub(super) fn finish(&self) {
         for lane in Lane::ALL {
-            let (bar, done) = {
+            let (bar, done, later) = {
                 let mut lanes = self.lanes.borrow_mut();
                 let count = &mut lanes[lane.index()];
-                (count.bar.take(), count.done)
+                (count.bar.take(), count.done, count.queued - count.planned)
             };
+            let name = lane.name();
             match bar {
                 Some(bar) => bar.finish_with_message(""),
-                None if done > 0 => self.line(&format!("{}: {done} done", lane.name())),
+                None if done > 0 && later > 0 => self.line(&format!(
+                    "{name}: {done} done ({later} of them the next step of a paper not found elsewhere)"
+                )),
+                None if done > 0 => self.line(&format!("{name}: {done} done")),
                 None => {}
             }
         }
@@ -144,7 +156,7 @@ mod tests {
         drop(progress);
         assert_eq!(
             String::from_utf8(out).unwrap(),
-            "arXiv: 2 to do\nCrossref: 1 to do\nCrossref: 2 done\n"
+            "arXiv: 2 to do\nCrossref: 1 to do\nCrossref: 2 done (1 of them the next step of a paper not found elsewhere)\n"
         );
     }
 

@@ -368,6 +368,8 @@ pub enum ExportFormat {
     Markdown,
     /// Every indexed document (catalog and imported arXiv records) as JSON Lines
     Ndjson,
+    /// The catalog's entries as BibTeX, in list order (as `list --format bibtex`)
+    Bibtex,
 }
 
 #[derive(Debug, Args)]

@@ -137,6 +137,7 @@ fn bibtex_entries_are_whole_and_braced() {
 
 @software{gizmo,
   title         = {Gizmo: A {Make-Believe} Trainer},
+  key           = {gizmo},
   url           = {https://example.org/gizmo},
 }
 
@@ -150,6 +151,17 @@ fn bibtex_entries_are_whole_and_braced() {
 }
 ",
         );
+}
+
+#[test]
+fn export_bibtex_is_the_catalogs_list_in_bibtex() {
+    let fixture = Fixture::invented();
+    let listed = fixture.run(["list", "--format", "bibtex"]).success();
+    fixture
+        .run(["export", "--format", "bibtex"])
+        .success()
+        .stdout_is(listed.stdout());
+    assert_eq!(listed.stdout().matches("\n@").count() + 1, 3);
 }
 
 #[test]

@@ -163,6 +163,20 @@ impl Catalog {
         self.entries.iter().find(|e| e.id == id)
     }
 
+    /// The entries in the list's order: sections by their `order`, entries
+    /// as in their section's file.
+    pub fn in_list_order(&self) -> Vec<&Entry> {
+        let section_order = |e: &Entry| {
+            (self.sections.iter())
+                .find(|s| s.name == e.section)
+                .map_or(i64::MAX, |s| s.order)
+        };
+        let mut entries: Vec<&Entry> = self.entries.iter().collect();
+        // A stable sort keeps each section's entries in file order.
+        entries.sort_by_key(|e| section_order(e));
+        entries
+    }
+
     pub fn is_draft(&self, id: &str) -> bool {
         self.listings.get(id).is_some_and(|l| l.draft)
     }

@@ -1,4 +1,5 @@
-//! `export --format markdown`: the catalog as an awesome-list README.
+//! `export`: the catalog as an awesome-list README or BibTeX, and the
+//! index's documents as JSON Lines.
 
 use std::io::Write;
 
@@ -12,6 +13,7 @@ use crate::locations::{CatalogSource, Locations};
 /// The title of a list exported from a catalog that was not imported from one.
 const DEFAULT_TITLE: &str = "Awesome Distributed Machine Learning System";
 use crate::model::Record;
+use crate::render::bibtex;
 use crate::render::json::record_value;
 use tantivy::{DocAddress, TantivyDocument};
 
@@ -25,6 +27,13 @@ pub fn run(
         return export_documents(locations, args, out, err);
     }
     let catalog = super::load_valid_catalog(locations, false)?;
+    if args.format == ExportFormat::Bibtex {
+        let cache = locations.load_cache()?;
+        let entries = (catalog.in_list_order().into_iter())
+            .map(|e| bibtex::entry(&Record::from_entry(e, cache.get(&e.id))));
+        let text = entries.collect::<Vec<_>>().join("\n");
+        return write_out(args, &text, out);
+    }
     // A catalog imported from a list writes that list's own text back.
     let layout = match (&locations.catalog, &args.title) {
         (CatalogSource::Dir(dir), None) => ListLayout::load(dir)?,
@@ -37,6 +46,11 @@ pub fn run(
             export_markdown(&catalog, title, args.notes)
         }
     };
+    write_out(args, &text, out)
+}
+
+/// `text` to `--output`'s file (atomically) or to `out`.
+fn write_out(args: &ExportArgs, text: &str, out: &mut dyn Write) -> Result<(), Error> {
     match &args.output {
         Some(path) => write_atomic(path, text.as_bytes()),
         None => out.write_all(text.as_bytes()).map_err(Error::output),

@@ -45,19 +45,11 @@ pub fn run(
         search_catalog(locations, catalog, open, &request)
     })?;
     // List order: sections as in the list, entries as in their file.
-    let order = |id: &str| {
-        let position = catalog
-            .entries
-            .iter()
-            .position(|e| e.id == id)
-            .unwrap_or(usize::MAX);
-        let section = catalog
-            .entries
-            .get(position)
-            .and_then(|e| catalog.sections.iter().find(|s| s.name == e.section))
-            .map_or(i64::MAX, |s| s.order);
-        (section, position)
-    };
+    let positions: std::collections::HashMap<&str, usize> = (catalog.in_list_order().iter())
+        .enumerate()
+        .map(|(position, e)| (e.id.as_str(), position))
+        .collect();
+    let order = |id: &str| positions.get(id).copied().unwrap_or(usize::MAX);
     let mut records: Vec<_> = outcome.hits.into_iter().map(|h| h.record).collect();
     records.sort_by_key(|r| order(&r.id));
     records.truncate(args.output.limit_or(records.len()));

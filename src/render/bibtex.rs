@@ -131,6 +131,10 @@ pub fn entry(r: &Record) -> String {
         authors.push("others".to_string());
     }
     field("author", &authors.join(" and "));
+    if authors.is_empty() {
+        // What classic BibTeX sorts and labels by without an author.
+        field("key", &escape(&key(r)));
+    }
     match kind {
         "article" => field("journal", &escape(&full_name(JOURNAL_NAMES, &venue))),
         "inproceedings" => field("booktitle", &escape(&full_name(PROCEEDINGS, &venue))),

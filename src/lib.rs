@@ -57,9 +57,16 @@ pub fn run(args: impl IntoIterator<Item = impl Into<OsString> + Clone>) -> i32 {
     }
     let cli = match Cli::try_parse_from(args) {
         Ok(cli) => cli,
+        Err(e) if e.use_stderr() => {
+            // One prefix for every error, clap's included.
+            let text = e.render().to_string();
+            let text = text.strip_prefix("error: ").unwrap_or(&text);
+            let _ = write!(std::io::stderr(), "distml-search: error: {text}");
+            return EXIT_ERROR;
+        }
         Err(e) => {
             let _ = e.print();
-            return if e.use_stderr() { EXIT_ERROR } else { EXIT_OK };
+            return EXIT_OK;
         }
     };
     let stdout = std::io::stdout();

@@ -165,3 +165,19 @@ fn an_empty_inbox_says_why() {
         .code(1)
         .stderr_has("no candidates since that day");
 }
+
+#[test]
+fn every_error_has_one_prefix_and_queries_are_quoted_as_typed() {
+    let fixture = fixture();
+    let run = fixture.run(["search", "--limit", "x", "pipeline"]).code(2);
+    assert!(
+        run.stderr()
+            .starts_with("distml-search: error: invalid value 'x' for '--limit <N>'"),
+        "{}",
+        run.stderr()
+    );
+    fixture
+        .run(["search", "\"zzqx unclosed"])
+        .code(1)
+        .stderr_has("no results for '\"zzqx unclosed':");
+}

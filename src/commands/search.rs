@@ -9,7 +9,7 @@ use crate::error::Error;
 use crate::index::OpenIndex;
 use crate::locations::Locations;
 use crate::model::metadata::Cache;
-use crate::render::text::count;
+use crate::render::text::{count, inert};
 use crate::render::{Style, bibtex, json, table};
 use crate::search::{
     Boosts, Expansion, Filter, Hit, Origin, Rewrites, SearchOutcome, SearchRequest, search, similar,
@@ -167,7 +167,10 @@ fn no_results_hint(
     let subject = if query.is_empty() {
         "no entries match the filters".to_string()
     } else {
-        format!("no results for {query:?}")
+        // Quoted with what the query does not hold, so that its own quotes
+        // read as typed.
+        let quote = if query.contains('"') { '\'' } else { '"' };
+        format!("no results for {quote}{}{quote}", inert(query))
     };
     let together = !flags.is_empty() && (query.is_empty() || finds(Vec::new())?);
     Ok(match alone.as_slice() {

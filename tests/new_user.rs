@@ -34,8 +34,18 @@ tags = ["collective-communication"]
 note = "Picks rings and trees for pretend all-reduce on imaginary clusters with 2:4 sparse gradients."
 "#;
 
+/// A technique no fixture work is about, though some share its words.
+const GRADIENT_COMPRESSION: &str = r#"
+[[tag]]
+id = "gradient-compression"
+label = "Gradient compression"
+category = "communication"
+description = "Quantized or sparsified gradients to cut communication."
+aliases = ["compressed gradients"]
+"#;
+
 fn fixture() -> Fixture {
-    let tags = TAGS.replace(r#""NCCL"]"#, r#""NCCL", "ZORCL"]"#);
+    let tags = TAGS.replace(r#""NCCL"]"#, r#""NCCL", "ZORCL"]"#) + GRADIENT_COMPRESSION;
     Fixture::with_files(&[
         ("tags.toml", &tags),
         ("open-source-projects.toml", PROJECTS),
@@ -180,4 +190,16 @@ fn every_error_has_one_prefix_and_queries_are_quoted_as_typed() {
         .run(["search", "\"zzqx unclosed"])
         .code(1)
         .stderr_has("no results for '\"zzqx unclosed':");
+}
+
+#[test]
+fn a_technique_no_work_is_about_is_said_so() {
+    let fixture = fixture();
+    fixture.run(["search", "gradient compression"]).stderr_has(
+        "note: no work in the index is about gradient-compression; these only share its words",
+    );
+    fixture
+        .run(["search", "collective communication"])
+        .success()
+        .stderr_lacks("no work in the index is about");
 }

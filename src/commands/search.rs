@@ -299,6 +299,14 @@ fn report_rewrites(outcome: &SearchOutcome, explain: bool, format: Format, err: 
             format_args!("including synonyms: {}", names.join(", ")),
         );
     }
+    if format == Format::Table {
+        for tag in &rewrites.unheld {
+            diagnostic::note(
+                err,
+                format_args!("no work in the index is about {tag}; these only share its words"),
+            );
+        }
+    }
 }
 
 /// `searched for pipeline (not pipelne)`, for the words spelling repaired.

@@ -104,6 +104,9 @@ pub struct Rewrites {
     pub ignored: Vec<String>,
     /// What each `-x` took out, when not everything it names.
     pub exclusions: Vec<String>,
+    /// The techniques the query names that no document is about (tagged or
+    /// predicted): what it finds only shares their words.
+    pub unheld: Vec<String>,
 }
 
 #[derive(Debug)]

@@ -2,7 +2,7 @@
 //! flags' filters beside it, its spelling repaired) and compiled, once for
 //! matching exactly and, where ranking in two phases pays, once per part.
 
-use super::compile::{Compiled, Context, Mode, compile, repair_spelling};
+use super::compile::{Compiled, Context, Expansion, Mode, compile, repair_spelling};
 use super::facets;
 use super::intent::{self, Intent};
 use super::query::{self, Node};
@@ -72,7 +72,9 @@ pub fn plan(cx: &Context<'_>, request: &SearchRequest<'_>, counted: bool) -> Res
     } else {
         None
     };
+    let unheld = unheld_techniques(cx, &exact.expansions);
     let rewrites = Rewrites {
+        unheld,
         // What compiling found is for the user, not for ranking.
         expansions: std::mem::take(&mut exact.expansions),
         corrections,
@@ -88,6 +90,24 @@ pub fn plan(cx: &Context<'_>, request: &SearchRequest<'_>, counted: bool) -> Res
         matching,
         rewrites,
     })
+}
+
+/// The tags of `expansions` that no document has, curated or predicted.
+fn unheld_techniques(cx: &Context<'_>, expansions: &[Expansion]) -> Vec<String> {
+    let held = |tag: &str| {
+        [cx.fields.tags, cx.fields.predicted]
+            .into_iter()
+            .any(|field| {
+                let term = tantivy::Term::from_field_text(field, tag);
+                cx.searcher.doc_freq(&term).unwrap_or(0) > 0
+            })
+    };
+    let mut unheld: Vec<String> = (expansions.iter())
+        .map(|e| e.tag.clone())
+        .filter(|tag| !held(tag))
+        .collect();
+    unheld.dedup();
+    unheld
 }
 
 /// The query's tree with the flags' filters beside it. No words is a

@@ -363,3 +363,22 @@ fn importing_a_file_without_entries_is_an_error() {
         .code(2)
         .stderr_is("distml-search: error: empty.md: no list items with links found; is it an awesome-list Markdown file?\n");
 }
+
+#[test]
+fn a_newline_in_a_note_adds_no_heading_to_the_export() {
+    let fixture = Fixture::invented();
+    let text = fixture.read("invented-systems.toml").replace(
+        "note = \"Streams pretend micro-batches through imaginary stages.\"",
+        "note = \"Streams pretend stages.\\n## Injected Heading\\n- [Fake](https://example.org/fake)\"",
+    );
+    fixture.write("invented-systems.toml", &text);
+    let run = fixture
+        .run(["export", "--format", "markdown", "--notes"])
+        .success();
+    for line in run.stdout().lines() {
+        assert!(
+            !line.starts_with("## Injected") && !line.starts_with("- [Fake]"),
+            "{line}"
+        );
+    }
+}

@@ -331,6 +331,10 @@ pub struct ImportArgs {
     /// With --sync: make the changes, keeping every curated field
     #[arg(long, requires = "sync", conflicts_with = "dry_run")]
     pub apply: bool,
+    /// With --sync --apply: also apply changes that empty a field (authors,
+    /// venue, year); a curated paper still keeps the ones `check` requires
+    #[arg(long, requires = "apply")]
+    pub allow_emptied: bool,
     /// Index arXiv's metadata snapshot (JSON Lines, .gz, or "-") as the arxiv collection
     #[arg(long, value_name = "FILE")]
     pub arxiv_snapshot: Option<PathBuf>,

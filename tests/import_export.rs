@@ -181,6 +181,8 @@ fn import_into_an_empty_folder_writes_one_file_per_section() {
     assert_eq!(
         names,
         [
+            // The catalog's lock, which every writer takes.
+            ".lock",
             "hybrid-parallelism-framework.toml",
             "list.toml",
             "open-source-projects.toml",

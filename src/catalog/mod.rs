@@ -3,6 +3,7 @@
 //! network or the index.
 
 mod edit;
+pub mod guard;
 mod load;
 mod lock;
 pub mod markdown;

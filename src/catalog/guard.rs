@@ -133,6 +133,17 @@ mod tests {
     }
 
     #[test]
+    fn a_file_the_loader_would_not_read_is_never_written() {
+        let dir = tempfile::tempdir().unwrap();
+        let huge = "#".repeat(MAX_CATALOG_FILE as usize + 1);
+        let refused = vet_writes(dir.path(), &[(dir.path().join("s.toml"), huge)]).unwrap_err();
+        assert!(
+            refused.to_string().contains("more than the 64 MiB"),
+            "{refused}"
+        );
+    }
+
+    #[test]
     fn a_write_that_adds_a_problem_is_refused_and_one_that_keeps_them_is_not() {
         let dir = tempfile::tempdir().unwrap();
         let tags = "[[tag]]\nid = \"t\"\nlabel = \"T\"\ndescription = \"d\"\n";

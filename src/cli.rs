@@ -92,7 +92,9 @@ pub struct CheckArgs {
     #[arg(long, requires = "online")]
     pub json: bool,
     /// With --online: write the proposals (published venue, year and URL;
-    /// where a link moved) into the catalog's files
+    /// where a link moved) into the catalog's files, under the catalog's
+    /// lock; a link that is no http(s) page or is another entry's, or a
+    /// year out of range, is reported, never written
     #[arg(long, visible_alias = "fix", requires = "online")]
     pub apply: bool,
     /// With --online: log every HTTP request
@@ -328,9 +330,15 @@ pub struct ImportArgs {
     /// links, authors, venues and years); nothing is written without --apply
     #[arg(long, conflicts_with = "arxiv_snapshot")]
     pub sync: bool,
-    /// With --sync: make the changes, keeping every curated field
+    /// With --sync: make the changes, keeping every curated field; a change
+    /// `check` would refuse (a link that is no http(s) page or another
+    /// entry's, a year out of range) is a warning, not a write
     #[arg(long, requires = "sync", conflicts_with = "dry_run")]
     pub apply: bool,
+    /// With --sync --apply: also apply changes that empty a field (authors,
+    /// venue, year); a curated paper still keeps the ones `check` requires
+    #[arg(long, requires = "apply")]
+    pub allow_emptied: bool,
     /// Index arXiv's metadata snapshot (JSON Lines, .gz, or "-") as the arxiv collection
     #[arg(long, value_name = "FILE")]
     pub arxiv_snapshot: Option<PathBuf>,

@@ -101,6 +101,25 @@ const EXAMPLES: &[(&str, &str)] = &[
     ),
 ];
 
+const FILES: &[(&str, &str)] = &[
+    (
+        "CATALOG/*.toml",
+        "one file per section, and tags.toml, the tag vocabulary",
+    ),
+    (
+        "CATALOG/list.toml, removed.toml, inbox.toml, ranking.toml",
+        "the imported list's text, entries a sync removed, inbox rejections, ranking weights: never sections (an imported section named \"Tags\" or \"Inbox\" gets a file of its own, tags-section.toml)",
+    ),
+    (
+        "CATALOG/metadata.json, health.json",
+        "fetched metadata, and what check --online learned",
+    ),
+    (
+        "CATALOG/.lock",
+        "taken by every writer (import, import --sync --apply, check --online --apply, inbox accept and reject): writers run one after the other, and none writes a catalog check would refuse (a list's or a server's link that is no http(s) page or is another entry's, a year out of range, a field emptied without import --sync --allow-emptied: each a warning)",
+    ),
+];
+
 /// The main page, on `out`.
 pub fn write_main_page(out: &mut dyn Write) -> Result<(), Error> {
     let cmd = command();
@@ -120,6 +139,7 @@ pub fn write_main_page(out: &mut dyn Write) -> Result<(), Error> {
     section(&mut roff, "QUERY SYNTAX", QUERY_SYNTAX);
     section(&mut roff, "EXIT STATUS", EXIT_STATUS);
     section(&mut roff, "ENVIRONMENT", ENVIRONMENT);
+    section(&mut roff, "FILES", FILES);
     section(&mut roff, "EXAMPLES", EXAMPLES);
     roff.to_writer(&mut page).map_err(Error::output)?;
     man.render_version_section(&mut page)

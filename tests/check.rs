@@ -466,3 +466,24 @@ fn a_project_named_by_a_work_must_be_a_project_of_the_catalog() {
         )],
     );
 }
+
+#[test]
+fn check_warns_of_control_and_bidi_characters_in_curated_fields() {
+    let fixture = Fixture::invented();
+    let text = fixture
+        .read("invented-systems.toml")
+        .replace(
+            "title = \"Wobble: Pretend Pipelines",
+            "title = \"Wobble: \\u202Eseniltsp\\u202C Pretend Pipelines",
+        )
+        .replace(
+            "authors = [\"Carol Sample\"]",
+            "authors = [\"Carol\\u0007 Sample\"]",
+        );
+    fixture.write("invented-systems.toml", &text);
+    fixture
+        .run(["check"])
+        .success()
+        .stderr_has("warning: title of `wobble-2021` holds U+202E")
+        .stderr_has("warning: authors of `snarkshard-2023` holds U+0007");
+}

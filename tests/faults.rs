@@ -324,3 +324,22 @@ fn a_stale_index_the_user_may_only_read_is_searched_as_it_is() {
         .stderr_has("distml-search: warning: the index is older than the catalog and cannot be rebuilt here (")
         .stderr_has("searching it as it is");
 }
+
+#[test]
+fn bibtex_keeps_no_bidi_override() {
+    let fixture = Fixture::invented();
+    let text = fixture.read("invented-systems.toml").replace(
+        "title = \"Wobble: Pretend Pipelines",
+        "title = \"Wobble: \\u202Eseniltsp\\u202C Pretend Pipelines",
+    );
+    fixture.write("invented-systems.toml", &text);
+    let run = fixture
+        .run(["search", "wobble", "--format", "bibtex"])
+        .success();
+    assert!(run.stdout().contains("@misc") || run.stdout().contains("@inproceedings"));
+    assert!(
+        !run.stdout().contains(['\u{202E}', '\u{202C}']),
+        "{}",
+        run.stdout()
+    );
+}

@@ -135,6 +135,21 @@ async fn mount_crossref(server: &MockServer, suffix: &str, response: ResponseTem
         .await;
 }
 
+/// arXiv's record of `sharded-2024` with a DOI, whose Crossref record
+/// dates its journal version `year`.
+async fn widgets_published_in(server: &MockServer, year: i64) {
+    let feed = atom(&[(
+        "1412.88801",
+        "Sharded Widgets",
+        Some("10.99999/widgets.1"),
+        None,
+    )]);
+    mount_arxiv(server, feed).await;
+    let work = crossref_work("10.99999/widgets.1", "Journal of Fictional Widgets", year);
+    let answer = ResponseTemplate::new(200).set_body_string(work);
+    mount_crossref(server, "widgets.1", answer).await;
+}
+
 /// The links of the main scenario, and what each answers.
 async fn links_scenario(server: &MockServer) {
     mount(server, "HEAD", "/fine", ResponseTemplate::new(200)).await;
@@ -476,16 +491,7 @@ async fn apply_writes_the_proposals_and_the_catalog_then_passes_check() {
     let server = MockServer::start().await;
     let moved = ResponseTemplate::new(308).insert_header("Location", "/new-home");
     mount(&server, "HEAD", "/moved", moved).await;
-    let feed = atom(&[(
-        "1412.88801",
-        "Sharded Widgets",
-        Some("10.99999/widgets.1"),
-        None,
-    )]);
-    mount_arxiv(&server, feed).await;
-    let work = crossref_work("10.99999/widgets.1", "Journal of Fictional Widgets", 2025);
-    let answer = ResponseTemplate::new(200).set_body_string(work);
-    mount_crossref(&server, "widgets.1", answer).await;
+    widgets_published_in(&server, 2025).await;
     let base = server.uri();
     let entries = [
         project("moved", "Moved Widgets", &format!("{base}/moved")),
@@ -592,4 +598,54 @@ fn a_host_that_never_answers_is_left_at_the_runs_deadline() {
         .success()
         .stderr_has("warning: stopped at the run's deadline (1 s, DISTML_CHECK_DEADLINE_S); 1 link and 0 arXiv papers not checked");
     assert!(started.elapsed() < Duration::from_secs(10));
+}
+
+/// A server says where a link went; the catalog takes only a web page no
+/// other entry is (issue 46).
+#[tokio::test(flavor = "multi_thread")]
+async fn check_online_apply_writes_no_redirect_that_is_not_a_web_page_or_another_entry() {
+    let server = MockServer::start().await;
+    let base = server.uri();
+    let to = |location: &str| ResponseTemplate::new(301).insert_header("Location", location);
+    mount(&server, "HEAD", "/script", to("javascript:alert(1)")).await;
+    mount(&server, "HEAD", "/local", to("file:///etc/passwd")).await;
+    mount(&server, "HEAD", "/taken", to(&format!("{base}/home"))).await;
+    mount(&server, "HEAD", "/home", ResponseTemplate::new(200)).await;
+    mount(&server, "HEAD", "/fine", to(&format!("{base}/fine-now"))).await;
+    let fixture = catalog(&[
+        project("script", "Script Widgets", &format!("{base}/script")),
+        project("local", "Local Widgets", &format!("{base}/local")),
+        project("taken", "Taken Widgets", &format!("{base}/taken")),
+        project("home", "Home Widgets", &format!("{base}/home")),
+        project("fine", "Fine Widgets", &format!("{base}/fine")),
+    ]);
+    let run = check(&fixture, &base).arg("--apply").run();
+    let written = fixture.read("widgets.toml");
+    for hostile in ["javascript:", "file:"] {
+        assert!(!written.contains(hostile), "{hostile} written:\n{written}");
+    }
+    // The one redirect to a page of its own is applied.
+    assert!(written.contains(&format!("{base}/fine-now")), "{written}");
+    assert_eq!(written.matches(&format!("\"{base}/home\"")).count(), 1);
+    assert!(
+        run.stdout().contains("not a web page") && run.stdout().contains("the url of `home`"),
+        "{}",
+        run.stdout()
+    );
+    fixture.run(["check"]).success();
+}
+
+/// A published version dated far ahead keeps the entry's year: the rest of
+/// the proposal is applied, and `check` passes (issue 46).
+#[tokio::test(flavor = "multi_thread")]
+async fn apply_writes_no_year_check_would_refuse() {
+    let server = MockServer::start().await;
+    widgets_published_in(&server, 2099).await;
+    let base = server.uri();
+    let fixture = catalog(&[sharded_preprint()]);
+    check(&fixture, &base).arg("--apply").run().success();
+    let written = fixture.read("widgets.toml");
+    assert!(written.contains("year = 2024\n"), "{written}");
+    assert!(written.contains("venue = \"Journal of Fictional Widgets\""));
+    fixture.run(["check"]).success();
 }

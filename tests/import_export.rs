@@ -181,6 +181,8 @@ fn import_into_an_empty_folder_writes_one_file_per_section() {
     assert_eq!(
         names,
         [
+            // The catalog's lock, which every writer takes.
+            ".lock",
             "hybrid-parallelism-framework.toml",
             "list.toml",
             "open-source-projects.toml",
@@ -362,4 +364,23 @@ fn importing_a_file_without_entries_is_an_error() {
         .run(["import", "empty.md"])
         .code(2)
         .stderr_is("distml-search: error: empty.md: no list items with links found; is it an awesome-list Markdown file?\n");
+}
+
+#[test]
+fn a_newline_in_a_note_adds_no_heading_to_the_export() {
+    let fixture = Fixture::invented();
+    let text = fixture.read("invented-systems.toml").replace(
+        "note = \"Streams pretend micro-batches through imaginary stages.\"",
+        "note = \"Streams pretend stages.\\n## Injected Heading\\n- [Fake](https://example.org/fake)\"",
+    );
+    fixture.write("invented-systems.toml", &text);
+    let run = fixture
+        .run(["export", "--format", "markdown", "--notes"])
+        .success();
+    for line in run.stdout().lines() {
+        assert!(
+            !line.starts_with("## Injected") && !line.starts_with("- [Fake]"),
+            "{line}"
+        );
+    }
 }

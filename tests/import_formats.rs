@@ -97,7 +97,8 @@ fn written(fixture: &Fixture) -> String {
     let mut names: Vec<String> = std::fs::read_dir(&dir)
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .filter(|n| n != "tags.toml" && n != "list.toml")
+        // `.lock` is the catalog's lock, taken by every writer.
+        .filter(|n| n != "tags.toml" && n != "list.toml" && n != ".lock")
         .collect();
     names.sort();
     names

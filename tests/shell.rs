@@ -104,6 +104,7 @@ fn the_man_page_has_the_syntax_statuses_environment_and_examples() {
         ".SH \"QUERY SYNTAX\"",
         ".SH \"EXIT STATUS\"",
         ".SH ENVIRONMENT",
+        ".SH FILES",
         ".SH EXAMPLES",
     ] {
         assert!(page.contains(heading), "no {heading} in the man page");
@@ -111,6 +112,11 @@ fn the_man_page_has_the_syntax_statuses_environment_and_examples() {
     for variable in ["DISTML_CATALOG", "DISTML_INDEX", "DISTML_ARXIV_DELAY_MS"] {
         assert!(page.contains(variable), "{variable} is not documented");
     }
+    // Where the catalog's writers say what they may write.
+    assert!(
+        page.contains("CATALOG/.lock"),
+        "no catalog files in the man page"
+    );
 }
 
 #[test]

@@ -1,7 +1,8 @@
 //! Loading a catalog folder: TOML text in, sections, entries and tags out, with
 //! every syntax and schema problem located. Cross-entry rules are in `validate`.
 
-use std::path::Path;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
 
 use toml::Spanned;
 use toml::de::{DeTable, DeValue};
@@ -50,23 +51,68 @@ pub fn load_dir(dir: &Path) -> Result<(Catalog, Vec<Problem>), Error> {
     let mut paths = Vec::new();
     for item in read_dir {
         let path = item.map_err(|e| Error::io(dir, e))?.path();
-        let settings = path.file_name().is_some_and(|n| {
-            [
-                super::RANKING_FILE,
-                super::LIST_FILE,
-                super::REMOVED_FILE,
-                super::INBOX_FILE,
-            ]
-            .contains(&n.to_str().unwrap_or_default())
-        });
-        if path.extension().is_some_and(|x| x == "toml") && !settings {
+        if is_loaded(&path) {
             paths.push(path);
         }
     }
+    load_paths(paths, &HashMap::new())
+}
+
+/// Whether the loader reads `path`: a `.toml` file that is no settings file.
+fn is_loaded(path: &Path) -> bool {
+    let settings = path.file_name().is_some_and(|n| {
+        [
+            super::RANKING_FILE,
+            super::LIST_FILE,
+            super::REMOVED_FILE,
+            super::INBOX_FILE,
+        ]
+        .contains(&n.to_str().unwrap_or_default())
+    });
+    path.extension().is_some_and(|x| x == "toml") && !settings
+}
+
+/// The catalog `dir` would be with `writes` (path, whole text) made: what a
+/// writer vets before it writes. A folder not made yet is empty.
+pub(super) fn load_dir_with(
+    dir: &Path,
+    writes: &[(PathBuf, String)],
+) -> Result<(Catalog, Vec<Problem>), Error> {
+    // By path: an import may write thousands of section files.
+    let written: HashMap<PathBuf, &str> = (writes.iter())
+        .filter(|(p, _)| is_loaded(p))
+        .map(|(p, t)| (p.clone(), t.as_str()))
+        .collect();
+    let mut paths = Vec::new();
+    match std::fs::read_dir(dir) {
+        Ok(read_dir) => {
+            for item in read_dir {
+                let path = item.map_err(|e| Error::io(dir, e))?.path();
+                if is_loaded(&path) && !written.contains_key(&path) {
+                    paths.push(path);
+                }
+            }
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+        Err(e) => return Err(Error::io(dir, e)),
+    }
+    load_paths(paths, &written)
+}
+
+/// Loads the files at `paths` and the texts `written`, in path order.
+fn load_paths(
+    mut paths: Vec<PathBuf>,
+    written: &HashMap<PathBuf, &str>,
+) -> Result<(Catalog, Vec<Problem>), Error> {
+    paths.extend(written.keys().cloned());
     paths.sort();
     let mut files = Vec::with_capacity(paths.len());
     let mut unreadable = Vec::new();
     for path in paths {
+        if let Some(text) = written.get(&path) {
+            files.push(SourceFile::new(path, text.to_string()));
+            continue;
+        }
         let Some(bytes) = read_regular_file(&path)? else {
             continue;
         };

@@ -6,6 +6,7 @@
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
+use super::guard::{is_own_stem, url_refusal, vet_writes, year_refusal};
 use super::markdown::{ImportedEntry, ImportedList};
 use super::write::{render_draft, render_section_header};
 use super::{
@@ -60,6 +61,8 @@ pub struct MergeReport {
     pub items: Vec<ItemReport>,
     /// The vocabulary file created for a catalog that had none.
     pub vocabulary: Option<PathBuf>,
+    /// What was left out of an added entry, by its line: (line, why).
+    pub notes: Vec<(usize, String)>,
 }
 
 impl MergeReport {
@@ -72,10 +75,14 @@ impl MergeReport {
 pub struct Merge {
     pub report: MergeReport,
     pub(super) writes: Vec<(PathBuf, String)>,
+    dir: PathBuf,
 }
 
 impl Merge {
+    /// Writes the merge, unless the catalog it would leave is one `check`
+    /// refuses (see [`vet_writes`]). Take the catalog's lock first.
     pub fn apply(&self) -> Result<(), Error> {
+        vet_writes(&self.dir, &self.writes)?;
         for (path, text) in &self.writes {
             write_atomic(path, text.as_bytes())?;
         }
@@ -172,7 +179,7 @@ pub(super) fn merge_onto(
         .unwrap_or(0)
         + 1;
     let mut report = MergeReport::default();
-    let mut writes = Vec::new();
+    let mut writes: Vec<(PathBuf, String)> = Vec::new();
     let mut paths: HashSet<PathBuf> = catalog
         .sections
         .iter()
@@ -189,11 +196,14 @@ pub(super) fn merge_onto(
         });
     }
 
+    // By name and by file: a list may have thousands of sections.
+    let mut by_name: HashMap<String, &super::Section> = HashMap::new();
+    for s in &catalog.sections {
+        by_name.entry(normalize_title(&s.name)).or_insert(s);
+    }
+    let mut written: HashMap<PathBuf, usize> = HashMap::new();
     for section in &list.sections {
-        let existing = catalog
-            .sections
-            .iter()
-            .find(|s| normalize_title(&s.name) == normalize_title(&section.name));
+        let existing = by_name.get(&normalize_title(&section.name)).copied();
         let mut blocks = String::new();
         let mut added_here = Vec::new();
         for imported in &section.entries {
@@ -232,9 +242,22 @@ pub(super) fn merge_onto(
                         known.title
                     ));
                 }
+                None if url_refusal(&imported.url).is_some() => {
+                    let why = url_refusal(&imported.url).unwrap_or_default();
+                    item.outcome = Outcome::Skipped;
+                    item.reason = Some(format!("its link is no web page ({why})"));
+                }
                 None => {
                     let name = existing.map_or(section.name.as_str(), |s| s.name.as_str());
-                    let (entry, listing) = new_entry(imported, name, &mut ids);
+                    // A year `check` would refuse is left out (and out of the id).
+                    let refused = imported.year.and_then(year_refusal);
+                    if let Some(why) = &refused {
+                        report
+                            .notes
+                            .push((imported.line, format!("{why}: left out")));
+                    }
+                    let year = imported.year.filter(|_| refused.is_none());
+                    let (entry, listing) = new_entry(imported, year, name, &mut ids);
                     works.insert(
                         &entry.url,
                         &entry.title,
@@ -258,8 +281,8 @@ pub(super) fn merge_onto(
         let (path, text) = match existing {
             Some(s) => {
                 let path = s.file.to_path_buf();
-                let mut text = match writes.iter().position(|(p, _)| *p == path) {
-                    Some(i) => writes.remove(i).1,
+                let mut text = match written.get(&path) {
+                    Some(&i) => std::mem::take(&mut writes[i].1),
                     None => match edited.get(&path) {
                         Some(text) => text.clone(),
                         None => std::fs::read_to_string(&path).map_err(|e| Error::io(&path, e))?,
@@ -269,7 +292,17 @@ pub(super) fn merge_onto(
                     text.push('\n');
                 }
                 text.push_str(&blocks);
-                (path, text)
+                report
+                    .added
+                    .extend(added_here.into_iter().map(|e| (path.clone(), e)));
+                match written.get(&path) {
+                    Some(&i) => writes[i].1 = text,
+                    None => {
+                        written.insert(path.clone(), writes.len());
+                        writes.push((path, text));
+                    }
+                }
+                continue;
             }
             None => {
                 let path = section_path(dir, &section.name, &mut paths);
@@ -284,6 +317,7 @@ pub(super) fn merge_onto(
         report
             .added
             .extend(added_here.into_iter().map(|e| (path.clone(), e)));
+        written.insert(path.clone(), writes.len());
         writes.push((path, text));
     }
     report.items.sort_by_key(|i| i.line);
@@ -298,15 +332,21 @@ pub(super) fn merge_onto(
         report.vocabulary = Some(tags.clone());
         writes.push((tags, text.to_string()));
     }
-    Ok(Merge { report, writes })
+    Ok(Merge {
+        report,
+        writes,
+        dir: dir.to_path_buf(),
+    })
 }
 
-/// A file name for a new section that no other section uses.
+/// A file name for a new section that no other section uses, nor any of
+/// the catalog's own files ("Tags" is `tags-section.toml`).
 fn section_path(dir: &Path, name: &str, taken: &mut HashSet<PathBuf>) -> PathBuf {
     let slug = slugify(name);
-    let reserved = ["tags", "list", "ranking", "removed"];
-    let base = if slug.is_empty() || reserved.contains(&slug.as_str()) {
+    let base = if slug.is_empty() {
         format!("section-{}", taken.len() + 1)
+    } else if is_own_stem(&slug) {
+        format!("{slug}-section")
     } else {
         slug
     };
@@ -322,13 +362,11 @@ fn section_path(dir: &Path, name: &str, taken: &mut HashSet<PathBuf>) -> PathBuf
 
 fn new_entry(
     imported: &ImportedEntry,
+    year: Option<i64>,
     section: &str,
     ids: &mut HashSet<String>,
 ) -> (Entry, Listing) {
-    let id = unique_id(
-        &propose_id(&imported.title, imported.kind, imported.year),
-        ids,
-    );
+    let id = unique_id(&propose_id(&imported.title, imported.kind, year), ids);
     let entry = Entry {
         id,
         kind: imported.kind,
@@ -337,7 +375,7 @@ fn new_entry(
         authors: imported.authors.clone(),
         et_al: imported.et_al,
         venue: imported.venue.clone(),
-        year: imported.year,
+        year,
         arxiv: ident::arxiv_from_url(&imported.url),
         doi: ident::doi_from_url(&imported.url),
         tags: Vec::new(),

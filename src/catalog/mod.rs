@@ -3,6 +3,7 @@
 //! network or the index.
 
 mod edit;
+pub mod guard;
 mod load;
 mod lock;
 pub mod markdown;
@@ -335,6 +336,12 @@ fn work_name(title: &str) -> Option<&str> {
         None if title.split_whitespace().count() <= 3 => Some(title),
         None => None,
     }
+}
+
+/// A Unicode bidirectional control (an override, embedding, isolate or
+/// mark): it can reorder what follows it on a reader's screen.
+pub fn is_bidi_control(c: char) -> bool {
+    matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{200E}' | '\u{200F}' | '\u{061C}')
 }
 
 /// Lower-case letters and digits only: how technique names are compared, so

@@ -9,10 +9,11 @@ use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use super::edit::{EntryEdits, FieldValue, edit_section};
+use super::guard::{url_owner, url_refusal, vet_writes, year_refusal};
 use super::markdown::{ImportedEntry, ImportedList, ListLayout, parse_list};
 use super::merge::merge_onto;
 use super::{
-    Catalog, Entry, LIST_FILE, Outcome, REMOVED_FILE, normalize_title, title_key, url_key,
+    Catalog, Entry, Kind, LIST_FILE, Outcome, REMOVED_FILE, normalize_title, title_key, url_key,
 };
 use crate::error::Error;
 use crate::fsutil::write_atomic;
@@ -82,21 +83,40 @@ pub struct Kept {
     pub catalog: Option<Shown>,
 }
 
+/// A change upstream that `check` would refuse, or that empties a field
+/// without the curator's word: not applied.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Refused {
+    pub line: usize,
+    pub kind: ChangeKind,
+    pub id: String,
+    pub old: Option<Shown>,
+    pub new: Option<Shown>,
+    pub why: String,
+}
+
 /// A planned sync; `apply` writes it.
 #[derive(Debug)]
 pub struct Sync {
     pub changes: Vec<Change>,
     pub kept: Vec<Kept>,
-    /// Whether `list.toml` would change (its text, or where its items are).
+    pub refused: Vec<Refused>,
+    /// New items not added, and what was left out of added ones: (line, why).
+    pub notes: Vec<(usize, String)>,
+    /// Whether `list.toml` would change (its text, or where its items are);
+    /// never when a change is refused.
     pub list_changed: bool,
     writes: Vec<(PathBuf, String)>,
+    dir: PathBuf,
 }
 
 impl Sync {
     /// Writes each file atomically: removed entries are archived before
     /// they leave their section file, and `list.toml` goes last, so that a
-    /// sync cut short and run again finishes the job.
+    /// sync cut short and run again finishes the job. Nothing is written
+    /// when `check` would refuse the result (see [`vet_writes`]).
     pub fn apply(&self) -> Result<(), Error> {
+        vet_writes(&self.dir, &self.writes)?;
         for (path, text) in &self.writes {
             write_atomic(path, text.as_bytes())?;
         }
@@ -265,13 +285,70 @@ fn take(kind: ChangeKind, item: &ImportedEntry, entry: &mut Entry, edits: &mut E
     }
 }
 
+/// Why the list's new value of the field `kind` may not become `entry`'s
+/// (of `catalog`, as synced so far), if it may not: a link that is no web
+/// page or is another entry's, a year out of range, a title another entry
+/// has, or a field emptied without `allow_emptied` (and even with it, a
+/// curated paper keeps the fields `check` requires of it).
+fn refusal(
+    kind: ChangeKind,
+    item: &ImportedEntry,
+    catalog: &Catalog,
+    entry: &Entry,
+    draft: bool,
+    allow_emptied: bool,
+) -> Option<String> {
+    let emptied = match kind {
+        ChangeKind::AuthorsChanged => item.authors.is_empty() && !entry.authors.is_empty(),
+        ChangeKind::VenueChanged => item.venue.is_none(),
+        ChangeKind::YearChanged => item.year.is_none(),
+        _ => false,
+    };
+    if emptied {
+        let field = match kind {
+            ChangeKind::AuthorsChanged => "authors",
+            ChangeKind::VenueChanged => "venue",
+            _ => "year",
+        };
+        return if !allow_emptied {
+            Some(format!(
+                "it empties the {field}: `--allow-emptied` applies such changes"
+            ))
+        } else if !draft && entry.kind == Kind::Paper {
+            Some(format!("a curated paper needs its {field}"))
+        } else {
+            None
+        };
+    }
+    let owner = |same: &dyn Fn(&Entry) -> bool| {
+        (catalog.entries.iter())
+            .find(|e| e.id != entry.id && same(e))
+            .map(|e| e.id.clone())
+    };
+    match kind {
+        ChangeKind::UrlChanged => url_refusal(&item.url).or_else(|| {
+            let owner = url_owner(catalog, &item.url, &entry.id)?;
+            Some(format!("it is already the url of `{owner}`"))
+        }),
+        ChangeKind::YearChanged => item.year.and_then(year_refusal),
+        ChangeKind::Retitled => {
+            let key = title_key(&item.title)?;
+            let owner = owner(&|e| title_key(&e.title).as_ref() == Some(&key))?;
+            Some(format!("it is already the title of `{owner}`"))
+        }
+        _ => None,
+    }
+}
+
 /// Plans the sync of the catalog in `dir` (imported from the list `layout`
-/// keeps) with `markdown`, the list's new version.
+/// keeps) with `markdown`, the list's new version; `allow_emptied` applies
+/// changes that empty a field.
 pub fn plan_sync(
     dir: &Path,
     catalog: &Catalog,
     layout: &ListLayout,
     markdown: &str,
+    allow_emptied: bool,
 ) -> Result<Sync, Error> {
     let before = parse_list(&layout.text);
     let after = parse_list(markdown);
@@ -288,8 +365,12 @@ pub fn plan_sync(
     let pairs = pair(&old, &new);
 
     let mut result = catalog.clone();
+    let at: HashMap<String, usize> = (result.entries.iter().enumerate())
+        .map(|(i, e)| (e.id.clone(), i))
+        .collect();
     let mut changes = Vec::new();
     let mut kept = Vec::new();
+    let mut refused = Vec::new();
     let mut edits: HashMap<String, EntryEdits> = HashMap::new();
     // The new list's items that are entries, by line, and those entries.
     let mut mapped: HashMap<usize, String> = HashMap::new();
@@ -298,7 +379,7 @@ pub fn plan_sync(
         let Some(o) = *o else { continue };
         let id = old_ids[o];
         // An entry the curator deleted stays deleted.
-        let Some(entry) = result.entries.iter_mut().find(|e| e.id == id) else {
+        let Some(&index) = at.get(id) else {
             continue;
         };
         mapped.insert(new[n].entry.line, id.to_string());
@@ -306,31 +387,45 @@ pub fn plan_sync(
             continue;
         }
         let (was, now) = (old[o].entry, new[n].entry);
+        let draft = catalog.is_draft(id);
         for kind in FIELDS {
+            let entry = &result.entries[index];
             let upstream_old = Stated::of_item(was).value(kind);
             let upstream_new = Stated::of_item(now).value(kind);
-            let catalog = Stated::of_entry(entry).value(kind);
-            if upstream_old == upstream_new || catalog == upstream_new {
+            let current = Stated::of_entry(entry).value(kind);
+            if upstream_old == upstream_new || current == upstream_new {
                 continue;
             }
             let line = now.line;
-            if catalog != upstream_old {
+            if current != upstream_old {
                 kept.push(Kept {
                     line,
                     kind,
                     id: id.to_string(),
                     upstream_old,
                     upstream_new,
-                    catalog,
+                    catalog: current,
                 });
                 continue;
             }
+            if let Some(why) = refusal(kind, now, &result, entry, draft, allow_emptied) {
+                refused.push(Refused {
+                    line,
+                    kind,
+                    id: id.to_string(),
+                    old: current,
+                    new: upstream_new,
+                    why,
+                });
+                continue;
+            }
+            let entry = &mut result.entries[index];
             take(kind, now, entry, edits.entry(id.to_string()).or_default());
             changes.push(Change {
                 line,
                 kind,
                 id: id.to_string(),
-                old: catalog,
+                old: current,
                 new: upstream_new,
             });
         }
@@ -373,7 +468,12 @@ pub fn plan_sync(
         section.entries.retain(|e| fresh_lines.contains(&e.line));
     }
     let merge = merge_onto(dir, &result, &fresh, &edited)?;
+    let mut notes = merge.report.notes.clone();
     for item in &merge.report.items {
+        if item.outcome == Outcome::Skipped {
+            let why = item.reason.as_deref().unwrap_or_default();
+            notes.push((item.line, format!("skipped: {why}")));
+        }
         let Some(id) = &item.id else { continue };
         match item.outcome {
             Outcome::Add => {
@@ -395,6 +495,8 @@ pub fn plan_sync(
     }
     changes.sort_by_key(|c| (c.kind == ChangeKind::Removed, c.line, c.kind));
     kept.sort_by_key(|k| (k.line, k.kind));
+    refused.sort_by_key(|r| (r.line, r.kind));
+    notes.sort();
 
     let mut writes = Vec::new();
     if !archive.is_empty() {
@@ -410,15 +512,20 @@ pub fn plan_sync(
             .map(|(line, id)| (line.to_string(), id))
             .collect(),
     };
-    let list_changed = list != *layout;
+    // A refused change keeps the list before in list.toml: the next sync
+    // (the link fixed upstream, or with --allow-emptied) proposes it again.
+    let list_changed = list != *layout && refused.is_empty();
     if list_changed {
         writes.push((dir.join(LIST_FILE), list.to_toml()));
     }
     Ok(Sync {
         changes,
         kept,
+        refused,
+        notes,
         list_changed,
         writes,
+        dir: dir.to_path_buf(),
     })
 }
 

@@ -335,6 +335,7 @@ pub fn advice(catalog: &Catalog) -> Vec<Problem> {
         })
         .collect();
     advice.extend(draft_advice(catalog));
+    advice.extend(character_advice(catalog));
     advice.sort();
     advice
 }
@@ -378,4 +379,55 @@ fn join_and(items: &[&str]) -> String {
         [one] => one.to_string(),
         [init @ .., last] => format!("{} and {last}", init.join(", ")),
     }
+}
+
+/// Control characters (a note's newlines and tabs apart) and bidirectional
+/// controls in an entry's text: legal TOML, but they hide or reorder what a
+/// reader of the catalog, a terminal or an export sees.
+fn character_advice(catalog: &Catalog) -> Vec<Problem> {
+    let mut advice = Vec::new();
+    for entry in &catalog.entries {
+        let o = &entry.origin;
+        let fields: [(&str, Vec<&str>, Option<&Location>); 6] = [
+            ("title", vec![&entry.title], o.title.as_ref()),
+            ("url", vec![&entry.url], o.url.as_ref()),
+            (
+                "authors",
+                entry.authors.iter().map(String::as_str).collect(),
+                None,
+            ),
+            (
+                "venue",
+                entry.venue.iter().map(String::as_str).collect(),
+                None,
+            ),
+            (
+                "project",
+                entry.project.iter().map(String::as_str).collect(),
+                o.project.as_ref(),
+            ),
+            ("note", vec![&entry.note], o.note.as_ref()),
+        ];
+        for (field, texts, location) in fields {
+            let allowed = |c: char| field == "note" && matches!(c, '\n' | '\t');
+            let Some(c) = (texts.iter().flat_map(|t| t.chars()))
+                .find(|&c| (c.is_control() && !allowed(c)) || super::is_bidi_control(c))
+            else {
+                continue;
+            };
+            let what = if c.is_control() {
+                "a control character"
+            } else {
+                "a bidirectional control"
+            };
+            advice.push(Problem::new(
+                location.unwrap_or(&o.entry).clone(),
+                format!(
+                    "{field} of `{}` holds U+{:04X}, {what}: it can hide or reorder what readers see",
+                    entry.id, c as u32
+                ),
+            ));
+        }
+    }
+    advice
 }

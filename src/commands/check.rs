@@ -15,7 +15,7 @@ use crate::health::{
 };
 use crate::ident::arxiv_from_url;
 use crate::locations::{CatalogSource, Locations};
-use crate::model::metadata::{Cache, FoundBy, IdKind, Identifier};
+use crate::model::metadata::{FoundBy, IdKind, Identifier};
 use crate::render::text::{count, inert};
 
 /// Returns whether the catalog is free of problems.
@@ -72,7 +72,7 @@ pub fn run_online(
     for problem in &problems {
         diagnostic::line(err, inert(&problem.to_string()));
     }
-    let mut metadata = locations.load_cache()?;
+    let metadata = locations.load_cache()?;
     let options = health::Options::from_env(args.verbose)?;
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
@@ -88,8 +88,10 @@ pub fn run_online(
         diagnostic::warning(err, inert(warning));
     }
     let mut applied = vec![false; report.findings.len()];
-    if args.apply {
-        applied = apply_fixes(&catalog, &report.findings, &mut metadata, cache_dir, err)?;
+    if args.apply
+        && let Some(dir) = cache_dir
+    {
+        applied = apply_fixes(locations, dir, &report.findings, err)?;
     }
     print_findings(&report.findings, args.json, out).map_err(Error::output)?;
     diagnostic::line(
@@ -146,14 +148,24 @@ pub fn run_online(
     Ok(problems.is_empty() && left.is_empty())
 }
 
-/// Writes the fixes of `findings` into the catalog; which were applied.
+/// Writes the fixes of `findings` into the catalog folder `dir`; which
+/// were applied. The catalog and its cache are read again under the
+/// catalog's lock (the network check took a while, without it), so that a
+/// writer that ran meanwhile keeps its changes.
 fn apply_fixes(
-    catalog: &Catalog,
+    locations: &Locations,
+    dir: &std::path::Path,
     findings: &[health::Finding],
-    metadata: &mut Cache,
-    cache_dir: Option<&std::path::Path>,
     err: &mut dyn Write,
 ) -> Result<Vec<bool>, Error> {
+    if findings.iter().all(|f| f.fix.is_none()) {
+        return Ok(vec![false; findings.len()]);
+    }
+    let _lock = super::lock_for_writing(dir, err)?;
+    let (catalog, _) = locations.load_catalog()?;
+    let mut metadata = locations.load_cache()?;
+    let metadata = &mut metadata;
+    let cache_dir = Some(dir);
     let fixes: Vec<(&Entry, Fix)> = findings
         .iter()
         .filter_map(|f| Some((catalog.entry(&f.id)?, f.fix.clone()?)))
@@ -161,7 +173,7 @@ fn apply_fixes(
     if fixes.is_empty() {
         return Ok(vec![false; findings.len()]);
     }
-    apply(&fixes)?;
+    apply(dir, &fixes)?;
     // A published version's url no longer carries the arXiv id: keep it.
     let mut kept = false;
     for (entry, fix) in &fixes {
@@ -200,7 +212,10 @@ fn apply_fixes(
             files.join(", ")
         )),
     );
-    Ok(findings.iter().map(|f| f.fix.is_some()).collect())
+    Ok(findings
+        .iter()
+        .map(|f| f.fix.is_some() && catalog.entry(&f.id).is_some())
+        .collect())
 }
 
 /// JSON Lines, or for each problem its line and, indented, what to do.

@@ -54,6 +54,12 @@ pub fn run(
         Some(copy) => copy.path(),
         None => locations.catalog_dir()?,
     };
+    // Held from reading the catalog to writing it: two imports at once
+    // would each write over the other's additions.
+    let _lock = match args.dry_run {
+        true => None,
+        false => Some(super::lock_for_writing(dir, err)?),
+    };
     // An import may start a catalog from nothing.
     let catalog = if dir.is_dir() {
         load_dir(dir)?.0
@@ -67,6 +73,15 @@ pub fn run(
         merge.also_write(dir.join(LIST_FILE), layout.to_toml());
     }
     let report = &merge.report;
+    // Written before anything says so: a write refused or failed leaves
+    // the catalog as it was and says only why.
+    let written = !args.dry_run && !report.added.is_empty();
+    if written {
+        merge.apply()?;
+    }
+    for (line, note) in &report.notes {
+        diagnostic::warning(err, inert(&format!("{}:{line}: {note}", file.display())));
+    }
     let io = Error::output;
     if args.json {
         for item in &report.items {
@@ -85,15 +100,12 @@ pub fn run(
             out,
         )?;
     }
-    if !args.dry_run && !report.added.is_empty() {
-        merge.apply()?;
-        if !args.json {
-            writeln!(
-                out,
-                "new entries are drafts (`draft = true`): curate them; `distml-search check` says what each needs"
-            )
-            .map_err(io)?;
-        }
+    if written && !args.json {
+        writeln!(
+            out,
+            "new entries are drafts (`draft = true`): curate them; `distml-search check` says what each needs"
+        )
+        .map_err(io)?;
     }
     Ok(())
 }
@@ -197,6 +209,10 @@ fn run_sync(
     err: &mut dyn Write,
 ) -> Result<(), Error> {
     let dir = locations.catalog_dir()?;
+    let _lock = match args.apply {
+        true => Some(super::lock_for_writing(dir, err)?),
+        false => None,
+    };
     let Some(layout) = ListLayout::load(dir)? else {
         return Err(Error::Usage(format!(
             "{}: no {LIST_FILE}, which records the entries that came from a list: --sync compares a list with the one the catalog was imported from (an import into an empty folder keeps it)",
@@ -211,21 +227,43 @@ fn run_sync(
             count(problems.len(), "problem", "problems")
         )));
     }
-    let sync = plan_sync(dir, &catalog, &layout, markdown)?;
+    let sync = plan_sync(dir, &catalog, &layout, markdown, args.allow_emptied)?;
     let name = file.display().to_string();
+    // Applied before anything says so, as a plain import.
+    if args.apply {
+        sync.apply()?;
+    }
+    // A change upstream the catalog does not take: what it was, and why not.
+    let upstream = |line: usize,
+                    kind: ChangeKind,
+                    id: &str,
+                    old: &Option<Shown>,
+                    new: &Option<Shown>,
+                    why: &str| {
+        format!(
+            "{name}:{line}: {} upstream for `{id}` ({} -> {}){why}",
+            kind.as_str(),
+            shown(old.as_ref()),
+            shown(new.as_ref()),
+        )
+    };
     for kept in &sync.kept {
-        diagnostic::warning(
-            err,
-            format!(
-                "{name}:{}: {} upstream for `{}` ({} -> {}), but the catalog has {}, edited since: kept",
-                kept.line,
-                kept.kind.as_str(),
-                kept.id,
-                shown(kept.upstream_old.as_ref()),
-                shown(kept.upstream_new.as_ref()),
-                shown(kept.catalog.as_ref())
-            ),
+        let why = format!(
+            ", but the catalog has {}, edited since: kept",
+            shown(kept.catalog.as_ref())
         );
+        let (old, new) = (&kept.upstream_old, &kept.upstream_new);
+        let line = upstream(kept.line, kept.kind, &kept.id, old, new, &why);
+        diagnostic::warning(err, line);
+    }
+    for refused in &sync.refused {
+        let why = format!(" not applied: {}", inert(&refused.why));
+        let (old, new) = (&refused.old, &refused.new);
+        let line = upstream(refused.line, refused.kind, &refused.id, old, new, &why);
+        diagnostic::warning(err, line);
+    }
+    for (line, note) in &sync.notes {
+        diagnostic::warning(err, inert(&format!("{name}:{line}: {note}")));
     }
     let io = Error::output;
     if args.json {
@@ -238,15 +276,12 @@ fn run_sync(
         }
         writeln!(out, "{}", sync_summary(&sync, &name, args.apply)).map_err(io)?;
     }
-    if args.apply {
-        sync.apply()?;
-        if !args.json && sync.count(ChangeKind::New) > 0 {
-            writeln!(
-                out,
-                "new entries are drafts (`draft = true`): curate them; `distml-search check` says what each needs"
-            )
-            .map_err(io)?;
-        }
+    if args.apply && !args.json && sync.count(ChangeKind::New) > 0 {
+        writeln!(
+            out,
+            "new entries are drafts (`draft = true`): curate them; `distml-search check` says what each needs"
+        )
+        .map_err(io)?;
     }
     Ok(())
 }
@@ -300,7 +335,9 @@ fn change_json(change: &Change) -> serde_json::Value {
 }
 
 fn sync_summary(sync: &crate::catalog::Sync, file: &str, applied: bool) -> String {
-    let mut summary = if sync.changes.is_empty() {
+    let mut summary = if sync.changes.is_empty() && !sync.refused.is_empty() {
+        String::from("no change to make")
+    } else if sync.changes.is_empty() {
         let mut text = format!("no changes: the catalog is in sync with {file}");
         if sync.list_changed {
             text.push_str(if applied {
@@ -335,6 +372,13 @@ fn sync_summary(sync: &crate::catalog::Sync, file: &str, applied: bool) -> Strin
         summary.push_str(&format!(
             "; {} to fields edited in the catalog not applied (see the warnings)",
             count(sync.kept.len(), "change", "changes")
+        ));
+    }
+    if !sync.refused.is_empty() {
+        summary.push_str(&format!(
+            "; {} refused (see the warnings; list.toml keeps the list before, so that the next sync proposes {} again)",
+            count(sync.refused.len(), "change", "changes"),
+            if sync.refused.len() == 1 { "it" } else { "them" }
         ));
     }
     summary

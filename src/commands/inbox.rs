@@ -9,7 +9,7 @@ use tantivy::TantivyDocument;
 use tantivy::collector::DocSetCollector;
 
 use super::read_healing;
-use crate::catalog::{Catalog, lock_catalog};
+use crate::catalog::Catalog;
 use crate::cli::{AcceptArgs, InboxAction, InboxArgs, RejectArgs};
 use crate::clock::{now_rfc3339, today};
 use crate::diagnostic;
@@ -343,7 +343,7 @@ fn run_accept(
         ));
     }
     // Held from reading the catalog and its cache to writing them both.
-    let lock = lock_catalog(&dir, || waiting(err))?;
+    let lock = super::lock_for_writing(&dir, err)?;
     let (catalog, mut cache, record) = unlisted_record(locations, &args.arxiv, err)?;
     let belongs = Belongs::train(&catalog, &cache);
     let vector = record_vector(&record);
@@ -368,13 +368,6 @@ fn run_accept(
     Ok(true)
 }
 
-fn waiting(err: &mut dyn Write) {
-    diagnostic::note(
-        err,
-        "another command is writing the catalog; waiting for it to finish",
-    );
-}
-
 fn run_reject(
     locations: &Locations,
     args: &RejectArgs,
@@ -382,7 +375,7 @@ fn run_reject(
     err: &mut dyn Write,
 ) -> Result<bool, Error> {
     let dir = locations.catalog_dir()?.to_path_buf();
-    let _lock = lock_catalog(&dir, || waiting(err))?;
+    let _lock = super::lock_for_writing(&dir, err)?;
     let (_, _, record) = unlisted_record(locations, &args.arxiv, err)?;
     let arxiv = record.arxiv.unwrap_or_default();
     let mut rejected = Rejected::load(&dir)?;

@@ -23,6 +23,20 @@ use crate::index::{IndexDir, OpenIndex, fingerprint, rebuild_keeping};
 use crate::locations::Locations;
 use crate::model::metadata::Cache;
 
+/// The catalog folder's lock, for a command that writes the catalog; a note
+/// says so when it waits for another writer.
+pub(crate) fn lock_for_writing(
+    dir: &std::path::Path,
+    err: &mut dyn Write,
+) -> Result<crate::catalog::CatalogLock, Error> {
+    crate::catalog::lock_catalog(dir, || {
+        diagnostic::note(
+            err,
+            "another command is writing the catalog; waiting for it to finish",
+        )
+    })
+}
+
 /// The catalog, refusing one with problems: the first is shown with a pointer
 /// to `check` for the rest. `curated` also applies the curation rules (tags,
 /// notes, identifiers); without it only unreadable data is refused.

@@ -9,6 +9,7 @@ use std::path::Path;
 use toml_edit::{DocumentMut, Item, Table, Value};
 
 use crate::catalog::Entry;
+use crate::catalog::guard::vet_writes;
 use crate::error::Error;
 use crate::fsutil::{read_regular_file, write_atomic};
 
@@ -39,8 +40,9 @@ pub(crate) fn doi_url(doi: &str) -> String {
     format!("https://doi.org/{doi}")
 }
 
-/// Writes `fixes` (entry, fix) into their files, one write per file.
-pub(crate) fn apply(fixes: &[(&Entry, Fix)]) -> Result<(), Error> {
+/// Writes `fixes` (entry, fix) into their files of the catalog folder
+/// `dir`, one write per file; none when `check` would refuse the result.
+pub(crate) fn apply(dir: &Path, fixes: &[(&Entry, Fix)]) -> Result<(), Error> {
     let mut by_file: BTreeMap<&Path, Vec<&(&Entry, Fix)>> = BTreeMap::new();
     for fix in fixes {
         by_file
@@ -48,6 +50,7 @@ pub(crate) fn apply(fixes: &[(&Entry, Fix)]) -> Result<(), Error> {
             .or_default()
             .push(fix);
     }
+    let mut writes = Vec::new();
     for (path, fixes) in by_file {
         let text = read_regular_file(path)?
             .and_then(|bytes| String::from_utf8(bytes).ok())
@@ -65,7 +68,11 @@ pub(crate) fn apply(fixes: &[(&Entry, Fix)]) -> Result<(), Error> {
             })?;
             edit(table, fix);
         }
-        write_atomic(path, doc.to_string().as_bytes())?;
+        writes.push((path.to_path_buf(), doc.to_string()));
+    }
+    vet_writes(dir, &writes)?;
+    for (path, text) in &writes {
+        write_atomic(path, text.as_bytes())?;
     }
     Ok(())
 }

@@ -21,6 +21,7 @@ use self::apply::{Fix, doi_url};
 use self::cache::{HealthCache, LinkResult, PaperResult, Verdict, fresh};
 use self::links::Checked;
 use self::published::{Paper, Papers};
+use crate::catalog::guard::{url_owner, url_refusal, year_refusal};
 use crate::catalog::{Catalog, Entry, Kind, url_key};
 use crate::error::Error;
 use crate::ident;
@@ -270,7 +271,7 @@ pub(crate) async fn check_online(
     let owners = duplicates::doi_owners(&entries, metadata);
     for (i, entry) in entries.iter().enumerate() {
         if let Some(result) = cache.links.get(&entry.url) {
-            findings.extend(link_finding(entry, result).map(|f| (i, f)));
+            findings.extend(link_finding(catalog, entry, result).map(|f| (i, f)));
         }
         let Some(id) = arxiv_id(entry, metadata) else {
             continue;
@@ -313,7 +314,7 @@ fn finding(entry: &Entry, problem: &'static str, detail: String, fix: Option<Fix
     }
 }
 
-fn link_finding(entry: &Entry, result: &LinkResult) -> Option<Finding> {
+fn link_finding(catalog: &Catalog, entry: &Entry, result: &LinkResult) -> Option<Finding> {
     match result.verdict {
         Verdict::Ok => None,
         Verdict::Dead => {
@@ -332,6 +333,18 @@ fn link_finding(entry: &Entry, result: &LinkResult) -> Option<Finding> {
                 ));
             };
             let mut found = finding(entry, "redirect", format!("{reason} to {location}"), None);
+            // A server says where a page went; the catalog takes only a
+            // web page that no other entry already is.
+            let refused = url_refusal(&location)
+                .map(|why| format!("not a web page ({why})"))
+                .or_else(|| {
+                    let owner = url_owner(catalog, &location, &entry.id)?;
+                    Some(format!("already the url of `{owner}`"))
+                });
+            if let Some(why) = refused {
+                found.detail.push_str(&format!("; not proposed: {why}"));
+                return Some(found);
+            }
             found.suggestion = Some(format!("url = {}", quoted(&location)));
             let keeps = keeps_identifiers(entry, &location);
             found.fix = keeps.then_some(Fix::Url(location));
@@ -381,8 +394,16 @@ fn published_finding(
     let year = result
         .year
         .or_else(|| published::year_in(result.journal_ref.as_deref()?));
-    let venue = venue.filter(|v| entry.venue.as_deref() != Some(v.as_str()));
-    let year = year.filter(|y| entry.year != Some(*y));
+    // What a server says is proposed only where `check` would take it.
+    let venue =
+        venue.filter(|v| !v.trim().is_empty() && entry.venue.as_deref() != Some(v.as_str()));
+    let year = year.filter(|y| entry.year != Some(*y) && year_refusal(*y).is_none());
+    let doi = result.doi.clone().filter(|doi| {
+        ident::is_doi(doi) && ident::doi_from_url(&doi_url(doi)).as_deref() == Some(doi)
+    });
+    if venue.is_none() && year.is_none() && doi.is_none() {
+        return Some(finding(entry, "published-version", detail, None));
+    }
     let mut parts = Vec::new();
     if let Some(venue) = &venue {
         parts.push(format!("venue = {}", quoted(venue)));
@@ -390,14 +411,10 @@ fn published_finding(
     if let Some(year) = year {
         parts.push(format!("year = {year}"));
     }
-    if let Some(doi) = &result.doi {
+    if let Some(doi) = &doi {
         parts.push(format!("url = {}", quoted(&doi_url(doi))));
     }
-    let fix = Fix::Published {
-        venue,
-        year,
-        doi: result.doi.clone(),
-    };
+    let fix = Fix::Published { venue, year, doi };
     let mut found = finding(entry, "published-version", detail, Some(fix));
     found.suggestion = (!parts.is_empty()).then(|| parts.join(", "));
     Some(found)

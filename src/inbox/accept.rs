@@ -126,7 +126,11 @@ pub fn plan(
 impl Accepted {
     /// Writes the section's file, then the entry's metadata into `cache`
     /// and its file (each atomically: a failure keeps what was there).
+    /// Nothing is written when `check` would refuse the entry (a record
+    /// without authors, a year out of range, another entry's title).
     pub fn write(&self, cache: &mut Cache, cache_dir: &std::path::Path) -> Result<(), Error> {
+        let write = (self.file.clone(), self.text.clone());
+        crate::catalog::guard::vet_writes(cache_dir, std::slice::from_ref(&write))?;
         write_atomic(&self.file, self.text.as_bytes())?;
         cache
             .entries

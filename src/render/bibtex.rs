@@ -3,6 +3,7 @@
 
 use std::fmt::Write;
 
+use crate::catalog::is_bidi_control;
 use crate::model::{Kind, Record};
 
 /// Venues that are journals rather than proceedings.
@@ -206,7 +207,9 @@ fn protect_title(title: &str) -> String {
         .join(" ")
 }
 
-/// TeX's special characters, and control characters dropped.
+/// TeX's special characters, control characters dropped, and
+/// bidirectional controls too (an override would reorder the rest of the
+/// field, and of the entry, in an editor).
 pub fn escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
@@ -219,6 +222,7 @@ pub fn escape(text: &str) -> String {
             '~' => out.push_str("\\textasciitilde{}"),
             '^' => out.push_str("\\textasciicircum{}"),
             c if c.is_control() => out.push(' '),
+            c if is_bidi_control(c) => {}
             c => out.push(c),
         }
     }
@@ -229,7 +233,7 @@ pub fn escape(text: &str) -> String {
 /// unbalance the braces around the field.
 fn escape_url(url: &str) -> String {
     url.chars()
-        .filter(|c| !matches!(c, '{' | '}' | '\\') && !c.is_control())
+        .filter(|c| !matches!(c, '{' | '}' | '\\') && !c.is_control() && !is_bidi_control(*c))
         .collect()
 }
 

@@ -1,5 +1,7 @@
 //! Making untrusted text safe and readable on a terminal.
 
+use crate::catalog::is_bidi_control;
+
 /// Text with every control character, and every Unicode bidirectional
 /// override or isolate, replaced: a title cannot move the cursor, change
 /// colours or reorder what follows it. Runs of whitespace become one space.
@@ -28,10 +30,6 @@ pub fn inert(text: &str) -> String {
         out.pop();
     }
     out
-}
-
-fn is_bidi_control(c: char) -> bool {
-    matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{200E}' | '\u{200F}' | '\u{061C}')
 }
 
 /// "1 entry", "3 entries": a count with its noun in the right number.

@@ -112,11 +112,19 @@ pub(super) fn item(entry: &Entry) -> String {
     line
 }
 
-/// Backslash-escapes the characters Markdown would read as markup.
+/// Backslash-escapes the characters Markdown would read as markup, on one
+/// line: a newline (or any control character) in a note or title becomes a
+/// space, so that it cannot start a heading or an item of its own.
 fn escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut chars = text.chars().peekable();
     while let Some(c) = chars.next() {
+        if c.is_whitespace() || c.is_control() {
+            if !out.ends_with(' ') {
+                out.push(' ');
+            }
+            continue;
+        }
         // `&` only needs escaping where it could start an entity such as `&amp;`.
         let entity = c == '&'
             && chars

@@ -3,6 +3,7 @@
 //! rows with a link become entries, interpreted by `item`; every other item
 //! with a link is kept as skipped, with its line and the reason.
 
+use std::collections::HashSet;
 use std::ops::Range;
 
 use pulldown_cmark::{Event, HeadingLevel, Options, Parser, Tag, TagEnd};
@@ -193,6 +194,8 @@ struct ListReader {
     heading_link_is_anchor: bool,
     group: Option<String>,
     sections: Vec<SectionState>,
+    /// The sections' names, normalized: looked up once a heading.
+    section_names: HashSet<String>,
     items: Vec<Builder>,
     table: Option<Table>,
     row: Option<Builder>,
@@ -213,6 +216,7 @@ impl ListReader {
             heading_link_is_anchor: false,
             group: None,
             sections: Vec::new(),
+            section_names: HashSet::new(),
             items: Vec::new(),
             table: None,
             row: None,
@@ -470,12 +474,11 @@ impl ListReader {
 
     fn start_section(&mut self, name: String, group: Option<String>) {
         let skipping = is_skipped_section(&name);
-        // Two sections of one name ("Training" under two headings) stay two.
-        let taken = |n: &str| {
-            self.sections.iter().any(|s| {
-                crate::catalog::normalize_title(&s.name) == crate::catalog::normalize_title(n)
-            })
-        };
+        // Two sections of one name ("Training" under two headings) stay
+        // two. A set, not a scan of the sections: a scan per heading made
+        // a list of 10,000 sections take half a minute.
+        let names = &self.section_names;
+        let taken = |n: &str| names.contains(&crate::catalog::normalize_title(n));
         let mut unique = name.clone();
         if taken(&unique)
             && let Some(group) = &group
@@ -487,6 +490,7 @@ impl ListReader {
             unique = format!("{name} {n}");
             n += 1;
         }
+        (self.section_names).insert(crate::catalog::normalize_title(&unique));
         self.sections.push(SectionState {
             name: unique,
             group,
@@ -577,13 +581,28 @@ fn strip_tags(html: &str) -> String {
     clean_heading(&out)
 }
 
-/// URLs written without a scheme (`www.oneflow.org`) are web pages.
+/// URLs written without a scheme (`www.oneflow.org`) are web pages; one
+/// with a scheme of its own (`mailto:`) keeps it, and the import then
+/// skips it as no web page.
 pub(crate) fn with_scheme(url: &str) -> String {
-    if url.contains("://") {
+    if url.contains("://") || has_scheme(url) {
         url.to_string()
     } else {
         format!("https://{url}")
     }
+}
+
+/// `mailto:x`, `javascript:x`: a scheme (RFC 3986's: a letter, then letters,
+/// digits, `+`, `-`; not `.`, which a host has) before a colon, but not a host before its port
+/// (`example.org:8080`, `localhost:8080/x`).
+fn has_scheme(url: &str) -> bool {
+    let Some((scheme, rest)) = url.split_once(':') else {
+        return false;
+    };
+    let port = rest.split(['/', '?', '#']).next().unwrap_or_default();
+    scheme.starts_with(|c: char| c.is_ascii_alphabetic())
+        && (scheme.chars()).all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-'))
+        && (port.is_empty() || !port.bytes().all(|b| b.is_ascii_digit()))
 }
 
 #[cfg(test)]

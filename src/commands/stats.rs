@@ -198,7 +198,7 @@ fn text_view(c: &Counts) -> String {
     text
 }
 
-/// The fields are listed in the README (`stats --json`).
+/// The fields are listed in docs/searching.md (`stats --json`).
 fn json_view(c: &Counts) -> Value {
     let pairs = |list: &[(String, usize)], key: &str| -> Vec<Value> {
         list.iter()

@@ -9,7 +9,7 @@ use crate::embed::Vector;
 use crate::model::Record;
 use crate::model::metadata::Cache;
 
-/// Tags proposed at most: the README asks 1 to 4 of a curated entry.
+/// Tags proposed at most: docs/catalog.md asks 1 to 4 of a curated entry.
 const PROPOSED_TAGS: usize = 4;
 /// Closest works named as the reasons of a score.
 const WHY_WORKS: usize = 2;

@@ -47,7 +47,7 @@ pub const MAX_PREDICTED: usize = 8;
 /// million-record import. On blind tags of records with abstracts, 100 to
 /// 300 bytes score the same F1 within a tag or two, so the bound is the
 /// cheap end of that range: 150 bytes, 3% of a 1M import less than 300
-/// (README, "Predicted tags").
+/// (docs/following.md, "Predicted tags").
 pub const ABSTRACT_BYTES: usize = 150;
 
 /// The vocabulary's tag ids, in its order: a model's slots.
@@ -90,7 +90,7 @@ impl Method {
     pub const BASELINES: [Method; 3] = [Method::Vocabulary, Method::Words, Method::Combined];
 
     /// What imports predict with, chosen by the leave-one-out of
-    /// `bench/tags.sh` (README, "Predicted tags").
+    /// `bench/tags.sh` (docs/following.md, "Predicted tags").
     pub const SHIPPED: Method = Method::Blend { tenths: 10, k: 20 };
 
     /// Its name in the evaluation's table.

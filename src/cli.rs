@@ -422,7 +422,7 @@ pub struct ServeArgs {
     #[arg(long, default_value = "127.0.0.1", value_name = "ADDR")]
     pub bind: std::net::IpAddr,
     /// Most connections open at once (at most half the file descriptors
-    /// the process may open); more wait to be accepted
+    /// the process may open); past it the oldest is closed
     #[arg(long, env = "DISTML_SERVE_MAX_CONNECTIONS", default_value_t = 256, value_name = "N",
           value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
     pub max_connections: u64,

@@ -6,7 +6,7 @@ use std::time::Duration;
 
 #[derive(Clone, Copy, Debug)]
 pub struct Limits {
-    /// Connections open at once; more wait in the kernel's queue.
+    /// Connections open at once; past it the oldest is closed (`listen`).
     pub max_connections: usize,
     /// Requests being answered at once; more are answered 503 at once.
     pub max_requests: usize,

@@ -497,3 +497,33 @@ async fn twenty_inbox_requests_at_once_cost_about_one_and_the_server_stays_respo
         }
     }
 }
+
+#[test]
+fn an_inbox_request_whose_client_leaves_stops_costing() {
+    let fixture = many_records(2000, 6);
+    let server = Server::start(&fixture, &[]);
+    // The model is learned by a first request; then a whole one costs this.
+    assert_eq!(get(&server, "/api/inbox?limit=1").status, 200);
+    let start = cpu_time(&server);
+    assert_eq!(get(&server, "/api/inbox?limit=1000").status, 200);
+    let whole = cpu_time(&server) - start;
+
+    let start = cpu_time(&server);
+    let mut left = TcpStream::connect(("127.0.0.1", server.port)).unwrap();
+    write!(
+        left,
+        "GET /api/inbox?limit=1000 HTTP/1.1\r\nHost: 127.0.0.1:{}\r\n\r\n",
+        server.port
+    )
+    .unwrap();
+    std::thread::sleep(Duration::from_millis(30));
+    drop(left);
+    std::thread::sleep(whole * 2 + Duration::from_millis(500));
+    let after_leaving = cpu_time(&server) - start;
+    eprintln!("a whole inbox: {whole:?} of CPU; one left after 30 ms: {after_leaving:?}");
+    assert!(
+        after_leaving < whole / 2,
+        "a request left after 30 ms cost {after_leaving:?}, a whole one {whole:?}"
+    );
+    assert_eq!(get(&server, "/api/inbox?limit=1000").status, 200);
+}

@@ -61,9 +61,13 @@ impl App {
     }
 
     /// `/api/inbox`'s answer (see `inbox.rs`).
-    pub fn inbox_list(&self, params: &super::params::InboxParams) -> Result<Value, Error> {
+    pub fn inbox_list(
+        &self,
+        params: &super::params::InboxParams,
+        stop: &std::sync::atomic::AtomicBool,
+    ) -> Result<Value, Error> {
         self.inbox
-            .list(&self.catalog, &self.cache, &self.open, params)
+            .list(&self.catalog, &self.cache, &self.open, params, stop)
     }
 
     /// `{"hits", "total", "facets", "more", "notes"}`. No words and no

@@ -5,9 +5,10 @@
 //! are read at each request, so a `reject` shows at the next one.
 //! Concurrent requests with the same parameters share one computation, and
 //! at most `INBOX_COMPUTATIONS` run at once (`flight`): more are refused
-//! with 503.
+//! with 503; one whose clients all left stops.
 
 use std::path::PathBuf;
+use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, OnceLock};
 
 use axum::extract::{RawQuery, State};
@@ -58,6 +59,7 @@ impl Inbox {
         cache: &Cache,
         open: &OpenIndex,
         params: &InboxParams,
+        stop: &AtomicBool,
     ) -> Result<Value, Error> {
         let learned = self.learned.get_or_init(|| Learned::learn(catalog, cache));
         let rejected = rejections(self.catalog_dir.as_deref())?;
@@ -68,6 +70,7 @@ impl Inbox {
             open,
             params.since,
             params.limit,
+            stop,
         )?;
         let candidates: Vec<Value> = found
             .iter()
@@ -88,10 +91,10 @@ pub async fn inbox(State(app): State<Arc<App>>, RawQuery(query): RawQuery) -> Re
     let key = params.clone();
     // The parameters were checked: a usage error now is the catalog
     // folder's (a broken `inbox.toml`), not the request's.
-    let work = move || {
+    let work = move |stop: Arc<AtomicBool>| {
         outcome(
             app,
-            move |app| app.inbox_list(&params),
+            move |app| app.inbox_list(&params, &stop),
             StatusCode::INTERNAL_SERVER_ERROR,
         )
     };

@@ -431,6 +431,25 @@ pub struct ServeArgs {
     /// machines search this catalog
     #[arg(long, default_value = "127.0.0.1", value_name = "ADDR")]
     pub bind: std::net::IpAddr,
+    /// Most connections open at once (at most half the file descriptors
+    /// the process may open); past it the oldest is closed
+    #[arg(long, env = "DISTML_SERVE_MAX_CONNECTIONS", default_value_t = 256, value_name = "N",
+          value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    pub max_connections: u64,
+    /// Most requests answered at once; more are answered 503 at once, with
+    /// Retry-After
+    #[arg(long, env = "DISTML_SERVE_MAX_REQUESTS", default_value_t = 64, value_name = "N",
+          value_parser = clap::value_parser!(u64).range(1..=100_000))]
+    pub max_requests: u64,
+    /// Most hits or candidates in one answer: a larger `limit` gets this many
+    #[arg(long, env = "DISTML_SERVE_MAX_LIMIT", default_value_t = 1000, value_name = "N",
+          value_parser = clap::value_parser!(u64).range(1..=MAX_LIMIT))]
+    pub max_limit: u64,
+    /// Milliseconds a connection may take to send a request's headers, wait
+    /// between requests or leave an answer unread; then it is closed
+    #[arg(long, env = "DISTML_SERVE_IDLE_TIMEOUT_MS", default_value_t = 10_000, value_name = "MS",
+          value_parser = clap::value_parser!(u64).range(100..=3_600_000))]
+    pub idle_timeout_ms: u64,
 }
 
 #[derive(Debug, Args)]

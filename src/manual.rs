@@ -63,6 +63,22 @@ const ENVIRONMENT: &[(&str, &str)] = &[
         "the longest a harvest runs (14400); the next resumes it",
     ),
     (
+        "DISTML_SERVE_MAX_CONNECTIONS",
+        "serve: connections open at once (256; as --max-connections)",
+    ),
+    (
+        "DISTML_SERVE_MAX_REQUESTS",
+        "serve: requests answered at once, more get 503 (64; as --max-requests)",
+    ),
+    (
+        "DISTML_SERVE_MAX_LIMIT",
+        "serve: hits in one answer (1000; as --max-limit)",
+    ),
+    (
+        "DISTML_SERVE_IDLE_TIMEOUT_MS",
+        "serve: milliseconds a connection may idle or leave an answer unread (10000; as --idle-timeout-ms)",
+    ),
+    (
         "DISTML_MAILTO",
         "a contact address sent to the APIs' polite pools",
     ),

@@ -3,6 +3,7 @@
 
 use std::io::Write;
 use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use serde_json::json;
 use tantivy::TantivyDocument;
@@ -59,7 +60,15 @@ fn run_list(
     let rejected = rejections(locations.catalog_dir().ok())?;
     let (_, open, (found, total)) = read_healing(locations, err, |catalog, open| {
         let learned = Learned::learn(catalog, &cache);
-        ranked(catalog, &learned, &rejected, open, since, limit)
+        ranked(
+            catalog,
+            &learned,
+            &rejected,
+            open,
+            since,
+            limit,
+            &AtomicBool::new(false),
+        )
     })?;
     let collected = open.collection_size(Collection::Arxiv);
     let io = Error::output;
@@ -112,6 +121,9 @@ impl Learned {
 /// Every record is scored by its stored vector alone (a scan of the
 /// column); only the best are read from the store, and those that turn
 /// out to be listed (by DOI or title) make way for the next.
+///
+/// Once `stop` is set (the server's clients all left), the rest of the
+/// work is skipped and the answer is an error.
 pub fn ranked(
     catalog: &Catalog,
     learned: &Learned,
@@ -119,7 +131,14 @@ pub fn ranked(
     open: &OpenIndex,
     since: Option<i64>,
     limit: usize,
+    stop: &AtomicBool,
 ) -> Result<(Vec<Candidate>, usize), Error> {
+    let stopped = || match stop.load(Ordering::Relaxed) {
+        true => Err(Error::Usage(
+            "the inbox was not computed: its clients left".into(),
+        )),
+        false => Ok(()),
+    };
     let fields = Fields::from_schema(&open.index.schema())?;
     let searcher = open.reader.searcher();
     let rejected_vectors = stored_vectors(open, &fields, rejected.ids())?;
@@ -128,7 +147,10 @@ pub fn ranked(
         .map(identifier_key)
         .collect();
     let keep = Keep { since, excluded };
-    let score = |bytes: &[u8]| learned.belongs.score(&unpack(bytes), &rejected_vectors);
+    let score = |bytes: &[u8]| match stop.load(Ordering::Relaxed) {
+        true => f32::NEG_INFINITY,
+        false => learned.belongs.score(&unpack(bytes), &rejected_vectors),
+    };
     let query = exact_query(fields.collection, Collection::Arxiv.as_str());
     // Room for a few listed by DOI or title among the best.
     let mut fetched = limit + 8;
@@ -142,6 +164,7 @@ pub fn ranked(
         let mut found = Vec::with_capacity(limit);
         let mut listed = 0;
         for &(_, address) in &best {
+            stopped()?;
             let doc: TantivyDocument = searcher.doc(address)?;
             let record = Record::from_document(&doc, &fields);
             if learned.listed.find(&record).is_some() {

@@ -3,13 +3,14 @@
 
 use std::io::Write;
 use std::net::SocketAddr;
+use std::time::Duration;
 
 use super::ready_index;
 use crate::cli::ServeArgs;
 use crate::error::Error;
 use crate::locations::Locations;
 use crate::search::Boosts;
-use crate::serve::{App, Inbox, serve};
+use crate::serve::{App, Inbox, Limits, serve};
 
 pub fn run(
     locations: &Locations,
@@ -22,6 +23,13 @@ pub fn run(
     let boosts = Boosts::load(locations.catalog_dir().ok())?;
     let dir = locations.catalog_dir().ok().map(|d| d.to_path_buf());
     let inbox = Inbox::new(dir);
-    let app = App::new(catalog, cache, open, boosts, inbox);
-    serve(app, SocketAddr::new(args.bind, args.port), out)
+    // The flags' ranges make these fit.
+    let limits = Limits {
+        max_connections: args.max_connections as usize,
+        max_requests: args.max_requests as usize,
+        max_limit: args.max_limit as usize,
+        idle_timeout: Duration::from_millis(args.idle_timeout_ms),
+    };
+    let app = App::new(catalog, cache, open, boosts, inbox, limits.max_limit);
+    serve(app, SocketAddr::new(args.bind, args.port), limits, out)
 }

@@ -3,7 +3,11 @@
 //! CLI's one-line message.
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
+use axum::BoxError;
+use axum::body::{Body, Bytes};
+use axum::extract::rejection::PathRejection;
 use axum::extract::{Path, RawQuery, State};
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
@@ -21,17 +25,26 @@ pub async fn search(State(app): State<Arc<App>>, RawQuery(query): RawQuery) -> R
     answer(app, move |app| app.search(&params), StatusCode::BAD_REQUEST).await
 }
 
-pub async fn entry(State(app): State<Arc<App>>, Path(id): Path<String>) -> Response {
+pub async fn entry(
+    State(app): State<Arc<App>>,
+    id: Result<Path<String>, PathRejection>,
+) -> Response {
+    let Some(id) = path_text(id) else {
+        return not_utf8();
+    };
     answer(app, move |app| app.entry(&id), StatusCode::NOT_FOUND).await
 }
 
 pub async fn similar(
     State(app): State<Arc<App>>,
-    Path(id): Path<String>,
+    id: Result<Path<String>, PathRejection>,
     RawQuery(query): RawQuery,
 ) -> Response {
+    let Some(id) = path_text(id) else {
+        return not_utf8();
+    };
     let limit = match similar_limit(query.as_deref().unwrap_or("")) {
-        Ok(limit) => limit,
+        Ok(limit) => app.clamp(limit),
         Err(message) => return error_response(StatusCode::BAD_REQUEST, message),
     };
     answer(
@@ -46,6 +59,39 @@ pub async fn not_found() -> Response {
     error_response(
         StatusCode::NOT_FOUND,
         "no such page (the API: /api/search, /api/entry/ID, /api/similar/ID, /api/inbox)".into(),
+    )
+}
+
+/// The rest of the path, percent-decoded; none when that is not UTF-8.
+pub fn path_text(path: Result<Path<String>, PathRejection>) -> Option<String> {
+    path.ok().map(|Path(text)| text)
+}
+
+/// The answer to a path that is not UTF-8 once decoded, as JSON (axum's
+/// own is text).
+pub fn not_utf8() -> Response {
+    error_response(
+        StatusCode::BAD_REQUEST,
+        "the address is not UTF-8 once percent-decoded".to_string(),
+    )
+}
+
+/// 503 with `Retry-After`: the server is at its bound; try again shortly.
+pub fn busy(message: String, retry_after_s: u32) -> Response {
+    let mut response = error_response(StatusCode::SERVICE_UNAVAILABLE, message);
+    response
+        .headers_mut()
+        .insert(header::RETRY_AFTER, HeaderValue::from(retry_after_s));
+    response
+}
+
+/// The answer of a request refused by the cap on requests in flight
+/// (tower's load shedding, the only error the layers make).
+pub async fn overloaded(_: BoxError) -> Response {
+    busy(
+        "the server is answering as many requests as it takes at once: try again in a second"
+            .to_string(),
+        1,
     )
 }
 
@@ -69,7 +115,24 @@ pub async fn answer(
     work: impl FnOnce(&App) -> Result<Value, Error> + Send + 'static,
     usage: StatusCode,
 ) -> Response {
+    let (status, body) = outcome(app, work, usage).await;
+    json_text_response(status, body)
+}
+
+/// What `answer` answers, as a status and JSON text (which `flight` shares
+/// between requests). Work not yet started when the request is dropped
+/// (its client gone) is skipped.
+pub async fn outcome(
+    app: Arc<App>,
+    work: impl FnOnce(&App) -> Result<Value, Error> + Send + 'static,
+    usage: StatusCode,
+) -> (StatusCode, Bytes) {
+    let gone = Arc::new(AtomicBool::new(false));
+    let _dropped = SetOnDrop(Arc::clone(&gone));
     let done = tokio::task::spawn_blocking(move || {
+        if gone.load(Ordering::Relaxed) {
+            return Ok(Err(Error::Usage("the client is gone".into())));
+        }
         crate::diagnostic::catch_panic(|| work(&app)).map_err(|panic| {
             Error::Index(format!(
                 "internal error ({panic}); `distml-search index` rebuilds the index"
@@ -77,30 +140,48 @@ pub async fn answer(
         })
     })
     .await;
-    match done {
-        Ok(Ok(Ok(value))) => json_response(StatusCode::OK, &value),
+    let (status, value) = match done {
+        Ok(Ok(Ok(value))) => (StatusCode::OK, value),
         Ok(Ok(Err(e))) | Ok(Err(e)) => {
             let status = match &e {
                 Error::Query(_) => StatusCode::BAD_REQUEST,
                 Error::Usage(_) => usage,
                 _ => StatusCode::INTERNAL_SERVER_ERROR,
             };
-            error_response(status, e.to_string())
+            (status, error_value(status, e.to_string()))
         }
-        Err(join) => error_response(StatusCode::INTERNAL_SERVER_ERROR, join.to_string()),
+        Err(join) => {
+            let status = StatusCode::INTERNAL_SERVER_ERROR;
+            (status, error_value(status, join.to_string()))
+        }
+    };
+    (status, Bytes::from(value.to_string()))
+}
+
+/// Sets its flag when dropped: a request's future dropped before its work
+/// started.
+struct SetOnDrop(Arc<AtomicBool>);
+
+impl Drop for SetOnDrop {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Relaxed);
     }
 }
 
 /// `{"error": message, "status": code}`.
 pub fn error_response(status: StatusCode, message: String) -> Response {
-    json_response(
+    json_text_response(
         status,
-        &json!({"error": message, "status": status.as_u16()}),
+        Bytes::from(error_value(status, message).to_string()),
     )
 }
 
-fn json_response(status: StatusCode, value: &Value) -> Response {
-    let mut response = (status, value.to_string()).into_response();
+fn error_value(status: StatusCode, message: String) -> Value {
+    json!({"error": message, "status": status.as_u16()})
+}
+
+pub fn json_text_response(status: StatusCode, body: Bytes) -> Response {
+    let mut response = (status, Body::from(body)).into_response();
     response.headers_mut().insert(
         header::CONTENT_TYPE,
         HeaderValue::from_static("application/json"),

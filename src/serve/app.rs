@@ -24,6 +24,8 @@ pub struct App {
     boosts: Boosts,
     /// The curator's inbox (`inbox.rs`).
     inbox: super::inbox::Inbox,
+    /// The most hits or candidates in one answer (`Limits::max_limit`).
+    max_limit: usize,
 }
 
 impl App {
@@ -33,6 +35,7 @@ impl App {
         open: OpenIndex,
         boosts: Boosts,
         inbox: super::inbox::Inbox,
+        max_limit: usize,
     ) -> App {
         App {
             catalog,
@@ -40,22 +43,41 @@ impl App {
             open,
             boosts,
             inbox,
+            max_limit,
         }
     }
 
+    /// `limit`, at most `max_limit`: an answer's size is bounded whatever
+    /// is asked.
+    pub fn clamp(&self, limit: usize) -> usize {
+        limit.min(self.max_limit)
+    }
+
+    /// The inbox's computations in progress (see `flight.rs`).
+    pub fn inbox_flights(
+        &self,
+    ) -> std::sync::Arc<super::flight::Flights<super::params::InboxParams>> {
+        self.inbox.flights()
+    }
+
     /// `/api/inbox`'s answer (see `inbox.rs`).
-    pub fn inbox_list(&self, params: &super::params::InboxParams) -> Result<Value, Error> {
+    pub fn inbox_list(
+        &self,
+        params: &super::params::InboxParams,
+        stop: &std::sync::atomic::AtomicBool,
+    ) -> Result<Value, Error> {
         self.inbox
-            .list(&self.catalog, &self.cache, &self.open, params)
+            .list(&self.catalog, &self.cache, &self.open, params, stop)
     }
 
     /// `{"hits", "total", "facets", "more", "notes"}`. No words and no
     /// filters lists everything (the page before a query).
     pub fn search(&self, params: &SearchParams) -> Result<Value, Error> {
+        let limit = self.clamp(params.limit);
         let request = SearchRequest {
             query: &params.q,
             filters: params.filters.clone(),
-            limit: params.limit,
+            limit,
             explain: None,
             exhaustive: false,
             mode: Mode::Keyword,
@@ -64,6 +86,12 @@ impl App {
         let hits: Vec<Value> = outcome.hits.iter().map(render_json::hit_value).collect();
         let mut notes = outcome.notes.clone();
         notes.extend(corrections_line(&outcome.rewrites));
+        if limit < params.limit {
+            notes.push(format!(
+                "{limit} hits at most in one answer here, not {}",
+                params.limit
+            ));
+        }
         Ok(json!({
             "hits": hits,
             "total": counts.total,

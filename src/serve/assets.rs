@@ -2,10 +2,11 @@
 //! loads nothing from elsewhere and works offline.
 
 use axum::extract::Path;
+use axum::extract::rejection::PathRejection;
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 
-use super::api::error_response;
+use super::api::{error_response, not_utf8, path_text};
 
 const PAGE: &str = include_str!("assets/index.html");
 
@@ -28,7 +29,10 @@ pub async fn page() -> Response {
     with_type("text/html; charset=utf-8", PAGE)
 }
 
-pub async fn asset(Path(name): Path<String>) -> Response {
+pub async fn asset(name: Result<Path<String>, PathRejection>) -> Response {
+    let Some(name) = path_text(name) else {
+        return not_utf8();
+    };
     match ASSETS.iter().find(|(known, _, _)| *known == name) {
         Some((_, content_type, content)) => with_type(content_type, content),
         None => error_response(StatusCode::NOT_FOUND, format!("no asset named {name:?}")),

@@ -7,7 +7,7 @@
 use std::net::{IpAddr, SocketAddr};
 
 use axum::extract::{Request, State};
-use axum::http::{HeaderValue, Method, StatusCode, header};
+use axum::http::{HeaderName, HeaderValue, Method, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::Response;
 
@@ -116,15 +116,18 @@ pub fn host_allowed(host: &str, port: u16, loopback_only: bool) -> bool {
     ip.is_ok_and(|ip| ip.is_loopback() || !loopback_only)
 }
 
+/// The headers of every answer (`transport` writes them too).
+pub const SECURITY_HEADERS: [(HeaderName, &str); 5] = [
+    (header::CONTENT_SECURITY_POLICY, CONTENT_SECURITY_POLICY),
+    (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
+    (header::X_FRAME_OPTIONS, "DENY"),
+    (header::REFERRER_POLICY, "no-referrer"),
+    (header::CACHE_CONTROL, "no-cache"),
+];
+
 fn secured(mut response: Response) -> Response {
     let headers = response.headers_mut();
-    for (name, value) in [
-        (header::CONTENT_SECURITY_POLICY, CONTENT_SECURITY_POLICY),
-        (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
-        (header::X_FRAME_OPTIONS, "DENY"),
-        (header::REFERRER_POLICY, "no-referrer"),
-        (header::CACHE_CONTROL, "no-cache"),
-    ] {
+    for (name, value) in SECURITY_HEADERS {
         headers.insert(name, HeaderValue::from_static(value));
     }
     response

@@ -3,8 +3,12 @@
 //! the page shows to copy. The model is learned on the first request and
 //! kept, since the index does not change under the server; the rejections
 //! are read at each request, so a `reject` shows at the next one.
+//! Concurrent requests with the same parameters share one computation, and
+//! at most `INBOX_COMPUTATIONS` run at once (`flight`): more are refused
+//! with 503; one whose clients all left stops.
 
 use std::path::PathBuf;
+use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, OnceLock};
 
 use axum::extract::{RawQuery, State};
@@ -12,8 +16,9 @@ use axum::http::StatusCode;
 use axum::response::Response;
 use serde_json::{Value, json};
 
-use super::api::{answer, error_response};
+use super::api::{busy, error_response, json_text_response, outcome};
 use super::app::App;
+use super::flight::{Flights, Joined};
 use super::params::{InboxParams, inbox_params};
 use crate::catalog::Catalog;
 use crate::commands::inbox::{Learned, candidate_value, ranked, rejections};
@@ -27,14 +32,23 @@ pub struct Inbox {
     /// Where `inbox.toml` is; none for the built-in catalog.
     catalog_dir: Option<PathBuf>,
     learned: OnceLock<Learned>,
+    flights: Arc<Flights<InboxParams>>,
 }
+
+/// Different inbox computations at once: each scans every record's vector.
+const INBOX_COMPUTATIONS: usize = 2;
 
 impl Inbox {
     pub fn new(catalog_dir: Option<PathBuf>) -> Inbox {
         Inbox {
             catalog_dir,
             learned: OnceLock::new(),
+            flights: Arc::new(Flights::new(INBOX_COMPUTATIONS)),
         }
+    }
+
+    pub fn flights(&self) -> Arc<Flights<InboxParams>> {
+        Arc::clone(&self.flights)
     }
 
     /// `{"candidates": [...], "total": N}`: the best `limit` candidates,
@@ -45,6 +59,7 @@ impl Inbox {
         cache: &Cache,
         open: &OpenIndex,
         params: &InboxParams,
+        stop: &AtomicBool,
     ) -> Result<Value, Error> {
         let learned = self.learned.get_or_init(|| Learned::learn(catalog, cache));
         let rejected = rejections(self.catalog_dir.as_deref())?;
@@ -55,6 +70,7 @@ impl Inbox {
             open,
             params.since,
             params.limit,
+            stop,
         )?;
         let candidates: Vec<Value> = found
             .iter()
@@ -66,16 +82,29 @@ impl Inbox {
 }
 
 pub async fn inbox(State(app): State<Arc<App>>, RawQuery(query): RawQuery) -> Response {
-    let params = match inbox_params(query.as_deref().unwrap_or("")) {
+    let mut params = match inbox_params(query.as_deref().unwrap_or("")) {
         Ok(params) => params,
         Err(message) => return error_response(StatusCode::BAD_REQUEST, message),
     };
+    params.limit = app.clamp(params.limit);
+    let flights = app.inbox_flights();
+    let key = params.clone();
     // The parameters were checked: a usage error now is the catalog
     // folder's (a broken `inbox.toml`), not the request's.
-    answer(
-        app,
-        move |app| app.inbox_list(&params),
-        StatusCode::INTERNAL_SERVER_ERROR,
-    )
-    .await
+    let work = move |stop: Arc<AtomicBool>| {
+        outcome(
+            app,
+            move |app| app.inbox_list(&params, &stop),
+            StatusCode::INTERNAL_SERVER_ERROR,
+        )
+    };
+    match flights.join(key, work).await {
+        Joined::Answer((status, body)) => json_text_response(status, body),
+        Joined::Busy => busy(
+            format!(
+                "the inbox is being computed for {INBOX_COMPUTATIONS} other requests: try again in a few seconds"
+            ),
+            2,
+        ),
+    }
 }

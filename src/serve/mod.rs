@@ -1,30 +1,39 @@
-//! `serve`: the search page and its JSON API over HTTP (axum on tokio),
-//! for a browser on this machine. Read-only; every request passes
-//! `guard` (method, Host, size) first. Nothing here searches: `app` calls
-//! the library as the commands do.
+//! `serve`: the search page and its JSON API over HTTP (axum on tokio,
+//! hyper's connections run by `listen`), for a browser on this machine.
+//! Read-only; every request passes `guard` (method, Host, size) first, then
+//! the cap on requests in flight (`Limits`). Nothing here searches: `app`
+//! calls the library as the commands do.
 
 mod api;
 mod app;
 mod assets;
+mod flight;
 mod guard;
 mod inbox;
+mod limits;
+mod listen;
 mod params;
+mod transport;
 
 use std::io::Write;
 use std::net::SocketAddr;
 use std::sync::Arc;
 
 use axum::Router;
+use axum::error_handling::HandleErrorLayer;
 use axum::routing::get;
+use tower::ServiceBuilder;
+use tower::limit::GlobalConcurrencyLimitLayer;
 
 pub use app::App;
 pub use inbox::Inbox;
+pub use limits::Limits;
 
 use crate::error::Error;
 
 /// Binds `addr`, says where on the first line of `out`, and serves until
-/// the process is stopped.
-pub fn serve(app: App, addr: SocketAddr, out: &mut dyn Write) -> Result<(), Error> {
+/// the process is stopped, within `limits`.
+pub fn serve(app: App, addr: SocketAddr, limits: Limits, out: &mut dyn Write) -> Result<(), Error> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -38,13 +47,13 @@ pub fn serve(app: App, addr: SocketAddr, out: &mut dyn Write) -> Result<(), Erro
         let local = listener.local_addr().map_err(Error::Runtime)?;
         writeln!(out, "listening on http://{local}/").map_err(Error::output)?;
         out.flush().map_err(Error::output)?;
-        axum::serve(listener, router(Arc::new(app), local))
-            .await
-            .map_err(Error::Runtime)
+        let router = router(Arc::new(app), local, &limits);
+        listen::accept_forever(listener, router, limits).await;
+        Ok(())
     })
 }
 
-fn router(app: Arc<App>, local: SocketAddr) -> Router {
+fn router(app: Arc<App>, local: SocketAddr, limits: &Limits) -> Router {
     Router::new()
         .route("/", get(assets::page))
         .route("/assets/{name}", get(assets::asset))
@@ -54,6 +63,14 @@ fn router(app: Arc<App>, local: SocketAddr) -> Router {
         .route("/api/similar/{*id}", get(api::similar))
         .route("/api/inbox", get(inbox::inbox))
         .fallback(api::not_found)
+        // One semaphore for every route (a per-route limit would multiply
+        // the cap); a request past it is shed at once with 503, not queued.
+        .layer(
+            ServiceBuilder::new()
+                .layer(HandleErrorLayer::new(api::overloaded))
+                .load_shed()
+                .layer(GlobalConcurrencyLimitLayer::new(limits.max_requests)),
+        )
         .layer(axum::middleware::from_fn_with_state(
             guard::Guard::new(local),
             guard::check,

@@ -98,7 +98,7 @@ pub fn limit(value: &str) -> Result<usize, String> {
 }
 
 /// `/api/inbox`'s parameters, checked: as `inbox --limit N --since DAY`.
-#[derive(Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct InboxParams {
     pub limit: usize,
     /// The day as a number (YYYYMMDD).

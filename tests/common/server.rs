@@ -18,9 +18,12 @@ impl Server {
     /// Starts the server and waits for its first line, which it prints once
     /// it listens.
     pub fn start(fixture: &Fixture, args: &[&str]) -> Server {
-        let mut child = Cmd::new(fixture)
-            .args(["serve", "--port", "0"])
-            .args(args)
+        Server::start_cmd(Cmd::new(fixture).args(["serve", "--port", "0"]).args(args))
+    }
+
+    /// As `start`, with `cmd` (`serve --port 0` and what else it needs).
+    pub fn start_cmd(cmd: Cmd) -> Server {
+        let mut child = cmd
             .into_command()
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
@@ -43,6 +46,10 @@ impl Server {
             .and_then(|p| p.parse().ok())
             .unwrap_or_else(|| panic!("no port in {line:?}"));
         Server { child, base, port }
+    }
+
+    pub fn pid(&self) -> u32 {
+        self.child.id()
     }
 
     pub fn url(&self, path: &str) -> String {

@@ -203,3 +203,20 @@ fn a_technique_no_work_is_about_is_said_so() {
         .success()
         .stderr_lacks("no work in the index is about");
 }
+
+/// A list that links a catalog work's preprint (an arXiv id) where the
+/// catalog links its published version (a DOI) lists the same work.
+#[test]
+fn importing_a_works_preprint_finds_its_published_entry_by_title() {
+    let fixture = fixture();
+    fixture.write(
+        "../list.md",
+        "# Papers\n\n## Mixture of Experts\n\n- [FasterMoE: Modeling and Optimizing Training of Large-Scale Dynamic Pre-Trained Models](https://arxiv.org/abs/1412.99977)\n",
+    );
+    let before = fixture.run(["list", "--json"]).success().ids();
+    fixture
+        .run(["import", "list.md"])
+        .success()
+        .stdout_has("added 0 entries (0 new section files); 1 already in the catalog, unchanged");
+    assert_eq!(fixture.run(["list", "--json"]).success().ids(), before);
+}

@@ -140,8 +140,11 @@ impl Works {
             });
         }
         let (known, known_url) = self.by_title.get(&title_key(title)?)?;
-        // Two different identifiers are two works, whatever their titles.
-        let identifiers_differ = known_url.contains(':') && key.contains(':') && *known_url != key;
+        // Two identifiers of one kind are two works, whatever their titles;
+        // an arXiv id and a DOI of one title are a preprint and its paper.
+        let scheme = |key: &str| key.split_once(':').map(|(scheme, _)| scheme.to_string());
+        let identifiers_differ =
+            scheme(known_url).is_some() && scheme(known_url) == scheme(&key) && *known_url != key;
         (!identifiers_differ).then_some(Ok((known, "same title")))
     }
 }

@@ -389,7 +389,7 @@ fn with_no_network_it_ends_fast_with_one_warning_per_host() {
 #[tokio::test(flavor = "multi_thread")]
 async fn the_same_work_twice_is_a_duplicate_but_a_new_version_is_not() {
     let server = MockServer::start().await;
-    for at in ["/a", "/b", "/d", "/e", "/f", "/g", "/h", "/i", "/j"] {
+    for at in ["/a", "/b", "/d", "/e", "/f", "/g", "/h", "/i", "/j", "/k"] {
         mount(&server, "HEAD", at, ResponseTemplate::new(200)).await;
     }
     mount_arxiv(
@@ -451,6 +451,12 @@ async fn the_same_work_twice_is_a_duplicate_but_a_new_version_is_not() {
             &url("j"),
             "FICT",
             None,
+        ),
+        // A project and the paper that presents it: two entries, one title.
+        project(
+            "widget-trainer",
+            "Sharded Widget Training at Scale",
+            &url("k"),
         ),
     ]);
     // What the ingester found by lookup: DOIs (in two spellings) and an arXiv id.

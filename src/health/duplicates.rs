@@ -52,7 +52,10 @@ pub(crate) fn find(entries: &[&Entry], metadata: &Cache) -> Vec<Duplicate> {
         if found.contains_key(&i) {
             continue;
         }
-        if let Some(of) = (0..i).find(|&j| same_title(&titles[j], &titles[i])) {
+        // A project and the paper that presents it share a title, not a work.
+        let same_work =
+            |j: usize| entries[j].kind == entries[i].kind && same_title(&titles[j], &titles[i]);
+        if let Some(of) = (0..i).find(|&j| same_work(j)) {
             let reason = "a near-identical title".to_owned();
             found.insert(
                 i,

@@ -220,3 +220,32 @@ fn importing_a_works_preprint_finds_its_published_entry_by_title() {
         .stdout_has("added 0 entries (0 new section files); 1 already in the catalog, unchanged");
     assert_eq!(fixture.run(["list", "--json"]).success().ids(), before);
 }
+
+/// Outside a catalog folder, a dry run says what the import itself needs.
+#[test]
+fn a_dry_run_outside_a_catalog_folder_says_how_to_import() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("list.md"),
+        "# Papers\n\n- [Glimmer: Make-Believe Widgets](https://example.org/glimmer)\n",
+    )
+    .unwrap();
+    let dry = common::Cmd::bare()
+        .in_dir(dir.path())
+        .args(["import", "list.md", "--dry-run"])
+        .run()
+        .success();
+    assert!(
+        dry.stderr()
+            .contains("note: compared with the built-in catalog; to import, pass --catalog DIR"),
+        "{}",
+        dry.stderr()
+    );
+    // What it says works.
+    common::Cmd::bare()
+        .in_dir(dir.path())
+        .args(["--catalog", "mine", "import", "list.md"])
+        .run()
+        .success()
+        .stdout_has("added 1 entry");
+}

@@ -100,6 +100,12 @@ pub fn run(
             out,
         )?;
     }
+    if builtin_copy.is_some() {
+        diagnostic::note(
+            err,
+            "compared with the built-in catalog; to import, pass --catalog DIR (a new folder starts a catalog from this list)",
+        );
+    }
     if written && !args.json {
         writeln!(
             out,

@@ -425,6 +425,7 @@ fn a_project_is_software_keyed_by_its_id() {
         .stdout_is(
             "@software{megatron-lm,
   title         = {{Megatron-LM}: Ongoing Research Training Transformer Models at Scale},
+  key           = {megatron-lm},
   url           = {https://github.com/NVIDIA/Megatron-LM},
 }
 ",

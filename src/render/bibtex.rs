@@ -3,6 +3,7 @@
 
 use std::fmt::Write;
 
+use super::text::inert;
 use super::venue::{self, Genre};
 use crate::model::{Kind, Record};
 
@@ -53,7 +54,7 @@ pub fn entry(r: &Record) -> String {
         field("doi", &escape(doi));
     }
     if let Some(arxiv) = &r.arxiv {
-        field("eprint", arxiv);
+        field("eprint", &escape(arxiv));
         field("archiveprefix", "arXiv");
     }
     field("url", &escape_url(&r.url));
@@ -111,8 +112,10 @@ fn protect_title(title: &str) -> String {
         .join(" ")
 }
 
-/// TeX's special characters, and control characters dropped.
+/// TeX's special characters escaped, in the text made inert: no control or
+/// bidirectional character reaches a .bib file (or the terminal showing it).
 pub fn escape(text: &str) -> String {
+    let text = inert(text);
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         match c {
@@ -123,7 +126,6 @@ pub fn escape(text: &str) -> String {
             }
             '~' => out.push_str("\\textasciitilde{}"),
             '^' => out.push_str("\\textasciicircum{}"),
-            c if c.is_control() => out.push(' '),
             c => out.push(c),
         }
     }
@@ -133,8 +135,9 @@ pub fn escape(text: &str) -> String {
 /// URLs keep their characters (biblatex reads them verbatim) but may not
 /// unbalance the braces around the field.
 fn escape_url(url: &str) -> String {
-    url.chars()
-        .filter(|c| !matches!(c, '{' | '}' | '\\') && !c.is_control())
+    inert(url)
+        .chars()
+        .filter(|c| !matches!(c, '{' | '}' | '\\'))
         .collect()
 }
 

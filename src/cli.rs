@@ -8,6 +8,7 @@ use clap_complete::ArgValueCandidates;
 
 use crate::completion;
 use crate::model::{Collection, Kind};
+use crate::render::Citations;
 use crate::search::YearRange;
 
 /// Search the literature of distributed machine learning: papers and projects
@@ -174,12 +175,28 @@ impl ValueEnum for Kind {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Format {
-    /// A compact ranked view for the terminal
+    /// The view for the terminal (search: compact and ranked; show: the whole entry)
     Table,
-    /// JSON Lines, one object per hit
+    /// JSON Lines, one object per hit (show: one object)
     Json,
-    /// BibTeX entries
+    /// BibTeX entries (biblatex, BibTeX, Zotero, papis)
     Bibtex,
+    /// One JSON array of CSL items (pandoc --citeproc, Zotero, papis)
+    CslJson,
+    /// RIS records (Zotero, EndNote, Mendeley)
+    Ris,
+}
+
+impl Format {
+    /// The citation format this is, if it is one.
+    pub fn citations(self) -> Option<Citations> {
+        match self {
+            Format::Bibtex => Some(Citations::Bibtex),
+            Format::CslJson => Some(Citations::CslJson),
+            Format::Ris => Some(Citations::Ris),
+            Format::Table | Format::Json => None,
+        }
+    }
 }
 
 #[derive(Debug, Args)]
@@ -224,9 +241,19 @@ pub struct ShowArgs {
     /// The entry's id (as printed by search and list), or arxiv:ID, doi:DOI
     #[arg(add = ArgValueCandidates::new(completion::entry_ids))]
     pub id: String,
-    /// Print JSON
-    #[arg(long)]
+    /// Print JSON (same as --format json)
+    #[arg(long, conflicts_with = "format")]
     pub json: bool,
+    /// Output format: the entry whole, as JSON, or as a citation
+    #[arg(long, value_enum, default_value_t = Format::Table)]
+    pub format: Format,
+}
+
+impl ShowArgs {
+    /// The format asked for, `--json` included.
+    pub fn format(&self) -> Format {
+        if self.json { Format::Json } else { self.format }
+    }
 }
 
 /// How results are ranked (`search::Mode`).
@@ -378,6 +405,22 @@ pub enum ExportFormat {
     Ndjson,
     /// The catalog's entries as BibTeX, in list order (as `list --format bibtex`)
     Bibtex,
+    /// The catalog's entries as one CSL-JSON array, in list order
+    CslJson,
+    /// The catalog's entries as RIS, in list order
+    Ris,
+}
+
+impl ExportFormat {
+    /// The citation format this is, if it is one.
+    pub fn citations(self) -> Option<Citations> {
+        match self {
+            ExportFormat::Bibtex => Some(Citations::Bibtex),
+            ExportFormat::CslJson => Some(Citations::CslJson),
+            ExportFormat::Ris => Some(Citations::Ris),
+            ExportFormat::Markdown | ExportFormat::Ndjson => None,
+        }
+    }
 }
 
 #[derive(Debug, Args)]

@@ -110,6 +110,10 @@ const EXAMPLES: &[(&str, &str)] = &[
         "distml-search search gpipe -n 1 --format bibtex",
         "the best hit as a BibTeX entry",
     ),
+    (
+        "distml-search export --format csl-json -o distml.json",
+        "the catalog for pandoc --citeproc (also ris, bibtex; search, list and show take them)",
+    ),
     ("distml-search similar gpipe", "the works most like it"),
     (
         "source <(distml-search completions bash)",

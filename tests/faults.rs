@@ -183,7 +183,37 @@ fn hostile_data_is_escaped_in_bibtex() {
         "{bib}"
     );
     assert!(bib.contains("50\\% of \\$x\\_1 \\& \\#y"), "{bib}");
-    assert!(!bib.chars().any(|c| c.is_control() && c != '\n'), "{bib:?}");
+    assert!(!bib.chars().any(unsafe_char), "{bib:?}");
+}
+
+/// Control characters (but the line ends) and bidirectional overrides.
+fn unsafe_char(c: char) -> bool {
+    (c.is_control() && c != '\n')
+        || matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{200E}' | '\u{200F}' | '\u{061C}')
+}
+
+#[test]
+fn hostile_data_is_inert_in_csl_json_and_ris() {
+    let fixture = hostile();
+    let run = fixture
+        .run(["search", "--format", "csl-json", "-n", "1", "bubble"])
+        .success();
+    let csl = run.stdout();
+    assert!(!csl.chars().any(unsafe_char), "{csl:?}");
+    let title = run.json()[0]["title"].as_str().unwrap().to_owned();
+    assert!(title.starts_with("Evil \u{FFFD}[31mred"), "{title:?}");
+    let run = fixture
+        .run(["search", "--format", "ris", "-n", "1", "bubble"])
+        .success();
+    let ris = run.stdout();
+    assert!(!ris.chars().any(unsafe_char), "{ris:?}");
+    // Each value stays on its tag's line.
+    assert!(
+        ris.lines().all(|l| l.len() >= 6
+            && l.as_bytes()[..2].iter().all(u8::is_ascii_alphanumeric)
+            && &l[2..6] == "  - "),
+        "{ris}"
+    );
 }
 
 #[test]

@@ -1,11 +1,11 @@
 //! What other tools read, compared whole on the invented catalog: the JSON
-//! lines of `search`, `similar` and `list`, BibTeX, the terminal listing,
-//! `show`, `stats` and the exported markdown. Scores are the one thing left
+//! lines of `search`, `similar` and `list`, BibTeX, CSL-JSON and RIS, the
+//! terminal listing, `show`, `stats` and the exported markdown. Scores are the one thing left
 //! out of the comparisons, explicitly, as ranking work changes them.
 
 mod common;
 
-use common::{Fixture, generations};
+use common::{Fixture, INVENTED, TAGS, generations};
 use serde_json::{Value, json};
 
 /// Each JSON line, with its `score` checked to be a positive number and
@@ -162,6 +162,199 @@ fn export_bibtex_is_the_catalogs_list_in_bibtex() {
         .success()
         .stdout_is(listed.stdout());
     assert_eq!(listed.stdout().matches("\n@").count() + 1, 3);
+}
+
+/// An invented preprint, in a section after the invented systems.
+const PREPRINTS: &str = r#"[section]
+name = "Invented Preprints"
+group = "Papers"
+order = 2
+
+[[entry]]
+id = "quibble-2015"
+kind = "paper"
+title = "Quibble: Make-Believe Bubbles"
+url = "https://arxiv.org/abs/1501.99992"
+authors = ["Dora van Mock"]
+venue = "arxiv"
+year = 2015
+arxiv = "1501.99992"
+tags = ["pipeline-parallelism"]
+note = "Counts pretend bubbles."
+"#;
+
+/// The invented catalog and a preprint: every type of citation.
+fn with_a_preprint() -> Fixture {
+    Fixture::with_files(&[
+        ("tags.toml", TAGS),
+        ("invented-systems.toml", INVENTED),
+        ("invented-preprints.toml", PREPRINTS),
+    ])
+}
+
+/// The CSL items of the invented entries, by id.
+fn csl_item(id: &str) -> Value {
+    match id {
+        "wobble-2021" => json!({
+            "id": "example2021wobble", "type": "paper-conference",
+            "title": "Wobble: Pretend Pipelines for Imaginary Accelerators",
+            "author": [{"family": "Example", "given": "Ada"}, {"family": "Placeholder", "given": "Bob"}],
+            "issued": {"date-parts": [[2021]]}, "container-title": "FICT",
+            "URL": "https://arxiv.org/abs/1412.99990", "note": "arXiv: 1412.99990"
+        }),
+        // et_al: only the author the catalog names.
+        "snarkshard-2023" => json!({
+            "id": "sample2023snarkshard", "type": "paper-conference",
+            "title": "SnarkShard: Routing Make-Believe Experts",
+            "author": [{"family": "Sample", "given": "Carol"}],
+            "issued": {"date-parts": [[2023]]}, "container-title": "FICTCONF",
+            "DOI": "10.5555/fictional.77", "URL": "https://doi.org/10.5555/fictional.77"
+        }),
+        "gizmo" => json!({
+            "id": "gizmo", "type": "software", "title": "Gizmo: A Make-Believe Trainer",
+            "URL": "https://example.org/gizmo"
+        }),
+        "quibble-2015" => json!({
+            "id": "mock2015quibble", "type": "article", "title": "Quibble: Make-Believe Bubbles",
+            "author": [{"family": "Mock", "given": "Dora", "dropping-particle": "van"}],
+            "issued": {"date-parts": [[2015]]}, "publisher": "arXiv", "number": "arXiv:1501.99992",
+            "URL": "https://arxiv.org/abs/1501.99992"
+        }),
+        _ => panic!("no CSL item for {id}"),
+    }
+}
+
+/// The RIS record of an invented entry, by id.
+fn ris_record(id: &str) -> String {
+    let lines: &[&str] = match id {
+        "wobble-2021" => &[
+            "TY  - CPAPER",
+            "ID  - example2021wobble",
+            "TI  - Wobble: Pretend Pipelines for Imaginary Accelerators",
+            "AU  - Example, Ada",
+            "AU  - Placeholder, Bob",
+            "PY  - 2021",
+            "T2  - FICT",
+            "DB  - arXiv",
+            "AN  - 1412.99990",
+            "UR  - https://arxiv.org/abs/1412.99990",
+            "ER  - ",
+        ],
+        "snarkshard-2023" => &[
+            "TY  - CPAPER",
+            "ID  - sample2023snarkshard",
+            "TI  - SnarkShard: Routing Make-Believe Experts",
+            "AU  - Sample, Carol",
+            "PY  - 2023",
+            "T2  - FICTCONF",
+            "DO  - 10.5555/fictional.77",
+            "UR  - https://doi.org/10.5555/fictional.77",
+            "ER  - ",
+        ],
+        "gizmo" => &[
+            "TY  - COMP",
+            "ID  - gizmo",
+            "TI  - Gizmo: A Make-Believe Trainer",
+            "UR  - https://example.org/gizmo",
+            "ER  - ",
+        ],
+        "quibble-2015" => &[
+            "TY  - UNPB",
+            "ID  - mock2015quibble",
+            "TI  - Quibble: Make-Believe Bubbles",
+            "AU  - Mock, Dora van",
+            "PY  - 2015",
+            "DB  - arXiv",
+            "AN  - 1501.99992",
+            "UR  - https://arxiv.org/abs/1501.99992",
+            "ER  - ",
+        ],
+        _ => panic!("no RIS record for {id}"),
+    };
+    lines.iter().map(|line| format!("{line}\n")).collect()
+}
+
+const LIST_ORDER: [&str; 4] = ["wobble-2021", "snarkshard-2023", "gizmo", "quibble-2015"];
+
+#[test]
+fn csl_json_is_one_pretty_array_of_items_keyed_as_bibtex() {
+    let run = with_a_preprint()
+        .run(["list", "--format", "csl-json"])
+        .success()
+        .stderr_is("");
+    assert!(
+        run.stdout()
+            .starts_with("[\n  {\n    \"id\": \"example2021wobble\",\n")
+            && run.stdout().ends_with("}\n]\n"),
+        "{}",
+        run.stdout()
+    );
+    assert_eq!(run.json(), Value::Array(LIST_ORDER.map(csl_item).to_vec()));
+}
+
+#[test]
+fn ris_records_run_from_ty_to_er_a_blank_line_apart() {
+    let records: Vec<String> = LIST_ORDER.map(ris_record).to_vec();
+    with_a_preprint()
+        .run(["list", "--format", "ris"])
+        .success()
+        .stderr_is("")
+        .stdout_is(&records.join("\n"));
+}
+
+#[test]
+fn search_and_show_cite_as_list_does_in_their_own_order() {
+    let fixture = with_a_preprint();
+    let searched = ["wobble-2021", "quibble-2015", "gizmo", "snarkshard-2023"];
+    let run = fixture
+        .run(["search", "--format", "csl-json", "pretend"])
+        .success();
+    assert_eq!(run.json(), Value::Array(searched.map(csl_item).to_vec()));
+    let records: Vec<String> = searched.map(ris_record).to_vec();
+    fixture
+        .run(["search", "--format", "ris", "pretend"])
+        .success()
+        .stdout_is(&records.join("\n"));
+    let run = fixture
+        .run(["show", "--format", "csl-json", "quibble-2015"])
+        .success();
+    assert_eq!(run.json(), json!([csl_item("quibble-2015")]));
+    fixture
+        .run(["show", "--format", "ris", "arxiv:1501.99992"])
+        .success()
+        .stdout_is(&ris_record("quibble-2015"));
+    let bibtex = fixture
+        .run(["search", "--format", "bibtex", "id:gizmo"])
+        .success();
+    fixture
+        .run(["show", "--format", "bibtex", "gizmo"])
+        .success()
+        .stdout_is(bibtex.stdout());
+}
+
+#[test]
+fn no_hit_is_an_empty_csl_array_and_no_ris() {
+    let fixture = Fixture::invented();
+    fixture
+        .run(["search", "--format", "csl-json", "nothingmatchesthis"])
+        .code(1)
+        .stdout_is("[]\n");
+    fixture
+        .run(["search", "--format", "ris", "nothingmatchesthis"])
+        .code(1)
+        .stdout_is("");
+}
+
+#[test]
+fn export_citations_are_the_catalogs_list() {
+    let fixture = with_a_preprint();
+    for format in ["csl-json", "ris"] {
+        let listed = fixture.run(["list", "--format", format]).success();
+        fixture
+            .run(["export", "--format", format])
+            .success()
+            .stdout_is(listed.stdout());
+    }
 }
 
 #[test]

@@ -63,7 +63,7 @@ fn a_flags_values_complete() {
     let fixture = Fixture::new();
     assert_eq!(
         bash_completes(&fixture, "distml-search search --format "),
-        ["table", "json", "bibtex"]
+        ["table", "json", "bibtex", "csl-json", "ris"]
     );
     assert_eq!(
         bash_completes(&fixture, "distml-search list --kind p"),

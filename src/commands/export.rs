@@ -1,4 +1,5 @@
-//! `export`: the catalog as an awesome-list README or BibTeX, and the
+//! `export`: the catalog as an awesome-list README or citations (BibTeX,
+//! CSL-JSON, RIS), and the
 //! index's documents as JSON Lines.
 
 use std::io::Write;
@@ -13,7 +14,6 @@ use crate::locations::{CatalogSource, Locations};
 /// The title of a list exported from a catalog that was not imported from one.
 const DEFAULT_TITLE: &str = "Awesome Distributed Machine Learning System";
 use crate::model::Record;
-use crate::render::bibtex;
 use crate::render::json::record_value;
 use tantivy::{DocAddress, TantivyDocument};
 
@@ -27,12 +27,12 @@ pub fn run(
         return export_documents(locations, args, out, err);
     }
     let catalog = super::load_valid_catalog(locations, false)?;
-    if args.format == ExportFormat::Bibtex {
+    if let Some(citations) = args.format.citations() {
         let cache = locations.load_cache()?;
-        let entries = (catalog.in_list_order().into_iter())
-            .map(|e| bibtex::entry(&Record::from_entry(e, cache.get(&e.id))));
-        let text = entries.collect::<Vec<_>>().join("\n");
-        return write_out(args, &text, out);
+        let records: Vec<Record> = (catalog.in_list_order().into_iter())
+            .map(|e| Record::from_entry(e, cache.get(&e.id)))
+            .collect();
+        return write_out(args, &citations.of(&records), out);
     }
     // A catalog imported from a list writes that list's own text back.
     let layout = match (&locations.catalog, &args.title) {

@@ -8,10 +8,10 @@ use crate::cli::{CollectionArg, Format, ListArgs};
 use crate::error::Error;
 use crate::locations::Locations;
 use crate::model::{Collection, Record};
+use crate::render::Style;
 use crate::render::json::record_value;
 use crate::render::table::byline;
 use crate::render::text::inert;
-use crate::render::{Style, bibtex};
 use crate::search::{Filter, Mode, Origin, SearchRequest};
 
 /// Returns whether any entry was listed.
@@ -53,17 +53,14 @@ pub fn run(
     let mut records: Vec<_> = outcome.hits.into_iter().map(|h| h.record).collect();
     records.sort_by_key(|r| order(&r.id));
     records.truncate(args.output.limit_or(records.len()));
-    let text = match args.output.format() {
-        Format::Table => table_lines(&records, &style),
-        Format::Json => records
+    let format = args.output.format();
+    let text = match format.citations() {
+        Some(citations) => citations.of(&records),
+        None if format == Format::Json => records
             .iter()
             .map(|r| format!("{}\n", record_value(r)))
             .collect(),
-        Format::Bibtex => records
-            .iter()
-            .map(bibtex::entry)
-            .collect::<Vec<_>>()
-            .join("\n"),
+        None => table_lines(&records, &style),
     };
     out.write_all(text.as_bytes()).map_err(Error::output)?;
     Ok(!records.is_empty())

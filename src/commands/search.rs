@@ -10,7 +10,7 @@ use crate::index::OpenIndex;
 use crate::locations::Locations;
 use crate::model::metadata::Cache;
 use crate::render::text::{count, inert};
-use crate::render::{Style, bibtex, json, table};
+use crate::render::{Style, json, table};
 use crate::search::{
     Boosts, Expansion, Filter, Hit, Origin, Rewrites, SearchOutcome, SearchRequest, search, similar,
 };
@@ -338,26 +338,24 @@ fn print_hits(
     style: Style,
     out: &mut dyn Write,
 ) -> Result<(), Error> {
+    if let Some(citations) = format.citations() {
+        let text = citations.of(hits.iter().map(|hit| &hit.record));
+        return out.write_all(text.as_bytes()).map_err(Error::output);
+    }
     for (i, hit) in hits.iter().enumerate() {
-        let text = match format {
-            Format::Table => {
-                let mut block = table::hit_block(hit, &style);
-                if let Some(explanation) = &hit.explanation {
-                    for line in explanation.lines() {
-                        block.push_str(&format!("      {}\n", style.dim(line)));
-                    }
+        let text = if format == Format::Json {
+            format!("{}\n", json::hit_line(hit))
+        } else {
+            let mut block = table::hit_block(hit, &style);
+            if let Some(explanation) = &hit.explanation {
+                for line in explanation.lines() {
+                    block.push_str(&format!("      {}\n", style.dim(line)));
                 }
-                if i + 1 < hits.len() {
-                    block.push('\n');
-                }
-                block
             }
-            Format::Json => format!("{}\n", json::hit_line(hit)),
-            Format::Bibtex => format!(
-                "{}{}",
-                if i > 0 { "\n" } else { "" },
-                bibtex::entry(&hit.record)
-            ),
+            if i + 1 < hits.len() {
+                block.push('\n');
+            }
+            block
         };
         out.write_all(text.as_bytes()).map_err(Error::output)?;
     }

@@ -6,7 +6,7 @@ use serde_json::json;
 
 use super::load_valid_catalog;
 use crate::catalog::{Catalog, Entry};
-use crate::cli::ShowArgs;
+use crate::cli::{Format, ShowArgs};
 use crate::diagnostic;
 use crate::error::Error;
 use crate::index::{Fields, IndexDir};
@@ -26,10 +26,12 @@ pub fn run(
     let catalog = load_valid_catalog(locations, false)?;
     let cache = locations.load_cache()?;
     let shown = find(&catalog, &cache, &args.id, |id| indexed(locations, id))?;
-    let text = match (&shown, args.json) {
-        (shown, true) => format!("{:#}\n", json_value(shown)),
-        (Shown::Entry(entry, record, cached), false) => text_view(entry, record, *cached, &style),
-        (Shown::Imported(record), false) => imported_view(record, &style),
+    let format = args.format();
+    let text = match (&shown, format.citations()) {
+        (shown, Some(citations)) => citations.of([shown.record()]),
+        (shown, None) if format == Format::Json => format!("{:#}\n", json_value(shown)),
+        (Shown::Entry(entry, record, cached), None) => text_view(entry, record, *cached, &style),
+        (Shown::Imported(record), None) => imported_view(record, &style),
     };
     out.write_all(text.as_bytes()).map_err(Error::output)
 }

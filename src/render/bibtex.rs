@@ -1,123 +1,28 @@
-//! BibTeX: entry types chosen by venue, stable keys (`huang2019gpipe`),
+//! BibTeX: entry types chosen by venue (`venue::genre`), stable keys (`huang2019gpipe`),
 //! capitals protected in titles, and TeX's special characters escaped.
 
 use std::fmt::Write;
 
-use crate::catalog::is_bidi_control;
+use super::text::inert;
+use super::venue::{self, Genre};
 use crate::model::{Kind, Record};
-
-/// Venues that are journals rather than proceedings.
-const JOURNALS: &[&str] = &[
-    "acm computing surveys",
-    "tpds",
-    "vldb",
-    "pvldb",
-    "jmlr",
-    "tocs",
-    "ieee transactions",
-];
-/// Venues that are preprint servers.
-const PREPRINTS: &[&str] = &["arxiv", "techrxiv", "biorxiv", "openreview"];
-
-/// The venues of the catalog by the names their proceedings go by, so that a
-/// booktitle says more than an acronym. Others are printed as written.
-const PROCEEDINGS: &[(&str, &str)] = &[
-    (
-        "ACL",
-        "Annual Meeting of the Association for Computational Linguistics (ACL)",
-    ),
-    (
-        "ASPLOS",
-        "ACM International Conference on Architectural Support for Programming Languages and Operating Systems (ASPLOS)",
-    ),
-    ("ATC", "USENIX Annual Technical Conference (ATC)"),
-    (
-        "EuroSys",
-        "European Conference on Computer Systems (EuroSys)",
-    ),
-    (
-        "HPCA",
-        "IEEE International Symposium on High-Performance Computer Architecture (HPCA)",
-    ),
-    (
-        "ICLR",
-        "International Conference on Learning Representations (ICLR)",
-    ),
-    (
-        "ICML",
-        "International Conference on Machine Learning (ICML)",
-    ),
-    (
-        "ICS",
-        "ACM International Conference on Supercomputing (ICS)",
-    ),
-    (
-        "MLSys",
-        "Conference on Machine Learning and Systems (MLSys)",
-    ),
-    (
-        "NeurIPS",
-        "Advances in Neural Information Processing Systems (NeurIPS)",
-    ),
-    (
-        "NSDI",
-        "USENIX Symposium on Networked Systems Design and Implementation (NSDI)",
-    ),
-    (
-        "OSDI",
-        "USENIX Symposium on Operating Systems Design and Implementation (OSDI)",
-    ),
-    (
-        "PPoPP",
-        "ACM SIGPLAN Symposium on Principles and Practice of Parallel Programming (PPoPP)",
-    ),
-    (
-        "SC",
-        "International Conference for High Performance Computing, Networking, Storage and Analysis (SC)",
-    ),
-    (
-        "SOSP",
-        "ACM Symposium on Operating Systems Principles (SOSP)",
-    ),
-];
-
-/// Journals likewise.
-const JOURNAL_NAMES: &[(&str, &str)] = &[
-    (
-        "TPDS",
-        "IEEE Transactions on Parallel and Distributed Systems",
-    ),
-    ("VLDB", "Proceedings of the VLDB Endowment"),
-];
-
-/// The full name of `venue` in `table`, else the venue as written.
-fn full_name(table: &[(&str, &str)], venue: &str) -> String {
-    table
-        .iter()
-        .find(|(short, _)| short.eq_ignore_ascii_case(venue.trim()))
-        .map_or_else(|| venue.to_string(), |(_, full)| (*full).to_string())
-}
 
 const KEY_STOP_WORDS: &[&str] = &[
     "a", "an", "the", "on", "of", "for", "in", "to", "and", "with", "via", "towards",
 ];
 
 pub fn entry(r: &Record) -> String {
-    let venue = r.venue.clone().unwrap_or_default();
-    let lower = venue.to_lowercase();
     // A project is software: no catalog field dates it, and of biblatex's
     // types only @software demands no year or date (its data model gives
     // @misc and @online the same year-or-date constraint as papers), so it
     // is the one valid without inventing a date. No urldate either: nothing
     // records when anyone visited the URL.
-    let kind = if r.kind == Kind::Project {
-        "software"
-    } else if PREPRINTS.iter().any(|p| lower.contains(p)) || venue.is_empty() {
-        "misc"
-    } else if JOURNALS.iter().any(|j| lower.contains(j)) {
-        "article"
-    } else {
-        "inproceedings"
+    let genre = venue::genre(r);
+    let kind = match genre {
+        Genre::Software => "software",
+        Genre::Preprint | Genre::Unplaced => "misc",
+        Genre::Journal => "article",
+        Genre::Proceedings => "inproceedings",
     };
     let mut out = format!("@{kind}{{{},\n", key(r));
     let mut field = |name: &str, value: &str| {
@@ -136,10 +41,10 @@ pub fn entry(r: &Record) -> String {
         // What classic BibTeX sorts and labels by without an author.
         field("key", &escape(&key(r)));
     }
-    match kind {
-        "article" => field("journal", &escape(&full_name(JOURNAL_NAMES, &venue))),
-        "inproceedings" => field("booktitle", &escape(&full_name(PROCEEDINGS, &venue))),
-        _ if !venue.is_empty() && r.kind == Kind::Paper => field("howpublished", &escape(&venue)),
+    match (genre, venue::container(r), &r.venue) {
+        (Genre::Journal, Some(journal), _) => field("journal", &escape(&journal)),
+        (Genre::Proceedings, Some(proceedings), _) => field("booktitle", &escape(&proceedings)),
+        (Genre::Preprint, _, Some(venue)) => field("howpublished", &escape(venue)),
         _ => {}
     }
     if let Some(year) = r.year {
@@ -149,7 +54,7 @@ pub fn entry(r: &Record) -> String {
         field("doi", &escape(doi));
     }
     if let Some(arxiv) = &r.arxiv {
-        field("eprint", arxiv);
+        field("eprint", &escape(arxiv));
         field("archiveprefix", "arXiv");
     }
     field("url", &escape_url(&r.url));
@@ -207,10 +112,10 @@ fn protect_title(title: &str) -> String {
         .join(" ")
 }
 
-/// TeX's special characters, control characters dropped, and
-/// bidirectional controls too (an override would reorder the rest of the
-/// field, and of the entry, in an editor).
+/// TeX's special characters escaped, in the text made inert: no control or
+/// bidirectional character reaches a .bib file (or the terminal showing it).
 pub fn escape(text: &str) -> String {
+    let text = inert(text);
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         match c {
@@ -221,8 +126,6 @@ pub fn escape(text: &str) -> String {
             }
             '~' => out.push_str("\\textasciitilde{}"),
             '^' => out.push_str("\\textasciicircum{}"),
-            c if c.is_control() => out.push(' '),
-            c if is_bidi_control(c) => {}
             c => out.push(c),
         }
     }
@@ -232,8 +135,9 @@ pub fn escape(text: &str) -> String {
 /// URLs keep their characters (biblatex reads them verbatim) but may not
 /// unbalance the braces around the field.
 fn escape_url(url: &str) -> String {
-    url.chars()
-        .filter(|c| !matches!(c, '{' | '}' | '\\') && !c.is_control() && !is_bidi_control(*c))
+    inert(url)
+        .chars()
+        .filter(|c| !matches!(c, '{' | '}' | '\\'))
         .collect()
 }
 

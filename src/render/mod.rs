@@ -1,11 +1,38 @@
-//! Output: the terminal view, JSON Lines and BibTeX. Everything printed from
-//! data passes through `text::inert` first, so that no control character in a
-//! title or abstract ever reaches the terminal.
+//! Output: the terminal view, JSON Lines, and citations (BibTeX, CSL-JSON,
+//! RIS). Everything printed from data passes through `text::inert` first, so
+//! that no control character in a title or abstract ever reaches the terminal.
 
 pub mod bibtex;
+pub mod csl;
 pub mod json;
+mod names;
+pub mod ris;
 pub mod table;
 pub mod text;
+mod venue;
+
+use crate::model::Record;
+
+/// The formats reference managers import, each written whole for a list of
+/// records (a CSL-JSON array cannot be written a record at a time).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Citations {
+    Bibtex,
+    CslJson,
+    Ris,
+}
+
+impl Citations {
+    pub fn of<'r>(self, records: impl IntoIterator<Item = &'r Record>) -> String {
+        match self {
+            Citations::Bibtex => (records.into_iter().map(bibtex::entry))
+                .collect::<Vec<_>>()
+                .join("\n"),
+            Citations::CslJson => csl::items(records),
+            Citations::Ris => ris::records(records),
+        }
+    }
+}
 
 /// Colour on or off, decided once from `--color`, `NO_COLOR` and the terminal.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -470,7 +470,11 @@ fn a_dry_run_outside_a_catalog_folder_compares_with_the_built_in_catalog() {
         .args(["import", "--dry-run", "list.md"])
         .into_command();
     let output = cmd.current_dir(dir.path()).output().unwrap();
-    assert_eq!(String::from_utf8_lossy(&output.stderr), "", "{output:?}");
+    assert_eq!(
+        String::from_utf8_lossy(&output.stderr),
+        "distml-search: note: compared with the built-in catalog; to import, pass --catalog DIR (a new folder starts a catalog from this list)\n",
+        "{output:?}"
+    );
     assert_eq!(
         String::from_utf8_lossy(&output.stdout),
         "+ <built-in>/pipeline-parallelism.toml: quux-2020 (Quux: Imaginary Stages)\n\

@@ -263,8 +263,9 @@ async fn fits_width(client: &Client) -> bool {
         == json!(true)
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_page_searches_filters_opens_and_goes_back_in_chromium() {
+/// chromium and chromedriver; `None` (the test skips, saying why) when
+/// either is missing, unless `CI=true`, where they must be there.
+fn tools() -> Option<(PathBuf, PathBuf)> {
     let chromium = program("DISTML_CHROMIUM", "/usr/bin/chromium");
     let chromedriver = program("DISTML_CHROMEDRIVER", "/usr/bin/chromedriver");
     let missing: Vec<&Path> = [&chromium, &chromedriver]
@@ -279,8 +280,72 @@ async fn the_page_searches_filters_opens_and_goes_back_in_chromium() {
             "CI=true but {missing:?} are missing: install chromium and chromium-driver"
         );
         eprintln!("skipped: {missing:?} not installed (apt-get install chromium chromium-driver)");
-        return;
+        return None;
     }
+    Some((chromium, chromedriver))
+}
+
+/// Past the first twenty, a button shows the next ones below; every row
+/// links to its paper.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn more_results_come_below_and_each_row_links_its_paper() {
+    let Some((chromium, chromedriver)) = tools() else {
+        return;
+    };
+    let mut section = String::from("[section]\nname = \"Many Widgets\"\norder = 1\n");
+    for i in 0..25 {
+        section += &format!(
+            "\n[[entry]]\nid = \"widget{i}-2021\"\nkind = \"paper\"\n\
+             title = \"Widget Pipelines Number {i}\"\nurl = \"https://example.org/widget/{i}\"\n\
+             authors = [\"Ada Example\"]\nvenue = \"FICT\"\nyear = 2021\n\
+             tags = [\"pipeline-parallelism\"]\nnote = \"Pretend widget pipelines, number {i}.\"\n"
+        );
+    }
+    let fixture = Fixture::with_files(&[("tags.toml", common::TAGS), ("many.toml", &section)]);
+    let server = Server::start(&fixture, &[]);
+    let driver = Driver::start(&chromedriver);
+    let profile = tempfile::tempdir().unwrap();
+    let client = browser(&driver, &chromium, profile.path()).await;
+    client
+        .goto(&format!("{}?q=widget", server.base))
+        .await
+        .unwrap();
+    until(
+        &client,
+        "the first twenty",
+        &format!("{STATUS}.startsWith('25 results (best 20 shown)')"),
+    )
+    .await;
+    let rows = "document.querySelectorAll('#results .hit').length";
+    assert_eq!(js(&client, rows).await, json!(20));
+    assert_eq!(
+        js(&client, "document.getElementById('more').textContent").await,
+        json!("Show 5 more")
+    );
+    click(&client, "#more").await;
+    until(&client, "all 25", &format!("{rows} === 25")).await;
+    assert_eq!(
+        js(&client, "document.getElementById('more').hidden").await,
+        json!(true)
+    );
+    let links =
+        "[...document.querySelectorAll('#results .hit a.paper')].map(a => a.getAttribute('href'))";
+    let links = js(&client, links).await;
+    assert_eq!(links.as_array().unwrap().len(), 25, "{links}");
+    assert!(
+        links
+            .as_array()
+            .unwrap()
+            .contains(&json!("https://example.org/widget/7"))
+    );
+    client.close().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_page_searches_filters_opens_and_goes_back_in_chromium() {
+    let Some((chromium, chromedriver)) = tools() else {
+        return;
+    };
     let fixture = Fixture::hostile();
     let server = Server::start(&fixture, &[]);
     let driver = Driver::start(&chromedriver);

@@ -131,11 +131,18 @@ function render() {
 
 let searchController = null;
 let selected = -1;
+// How many hits the "more" button has asked for, for the search shown.
+let shownLimit = LIMIT;
+let shownFor = null;
 
 async function renderSearch(state) {
   document.title = state.q ? `${state.q} · distml-search` : "distml-search";
   const p = params(state);
-  p.set("limit", String(LIMIT));
+  if (p.toString() !== shownFor) {
+    shownFor = p.toString();
+    shownLimit = LIMIT;
+  }
+  p.set("limit", String(shownLimit));
   // Only the newest request's answer is shown: results follow the keystrokes.
   if (searchController) searchController.abort();
   const controller = new AbortController();
@@ -171,6 +178,15 @@ function showResults(state, data) {
   showHistogram(state, data.facets.year || []);
   selected = -1;
   $("results").replaceChildren(...data.hits.map((hit, i) => hitItem(hit, i)));
+  const more = $("more");
+  more.hidden = shown >= total;
+  more.textContent = `Show ${Math.min(LIMIT, total - shown)} more`;
+}
+
+// The next hits, below those shown (the server bounds a request's limit).
+function showMore() {
+  shownLimit += LIMIT;
+  renderSearch(current);
 }
 
 // A link to an entry's view, opened in place unless asked for elsewhere.
@@ -191,10 +207,16 @@ function hitItem(hit, index) {
     "li",
     { class: "hit", "data-id": hit.id, "data-index": String(index) },
     title,
-    el("div", { class: "byline" }, byline),
+    el("div", { class: "byline" }, byline, ...paperLink(hit.url)),
     hit.snippet ? el("p", { class: "snippet" }, ...highlighted(hit.snippet, hit.highlights || [])) : null,
     el("div", { class: "tags" }, ...hit.tags.map((t) => el("span", { class: "tag" }, t))),
   );
+}
+
+// " · paper", linking to the work itself, when its URL is a web page's.
+function paperLink(url) {
+  const href = safeUrl(url);
+  return href ? [" · ", el("a", { class: "paper", href, rel: "noopener noreferrer" }, "paper")] : [];
 }
 
 // The snippet as text nodes and <mark>s; highlights are UTF-8 byte ranges.
@@ -552,6 +574,7 @@ $("q").addEventListener("input", () => {
   typingTimer = setTimeout(() => (typing = false), 1000);
 });
 $("search-form").addEventListener("submit", (event) => event.preventDefault());
+$("more").addEventListener("click", showMore);
 for (const link of document.querySelectorAll("#views a")) {
   link.addEventListener("click", (event) => {
     if (event.ctrlKey || event.metaKey || event.shiftKey || event.button !== 0) return;

@@ -249,3 +249,28 @@ fn a_dry_run_outside_a_catalog_folder_says_how_to_import() {
         .success()
         .stdout_has("added 1 entry");
 }
+
+/// The shipped catalog spells arXiv as imported records do, so that the
+/// page's venue facet shows one "arXiv", not "arXiv" and "arxiv".
+#[test]
+fn the_shipped_catalog_spells_arxiv_as_imported_records_do() {
+    let index = tempfile::tempdir().unwrap();
+    let run = common::Cmd::bare()
+        .env("DISTML_OFFLINE", "1")
+        .args([
+            "--catalog",
+            concat!(env!("CARGO_MANIFEST_DIR"), "/catalog"),
+            "--index",
+        ])
+        .arg(index.path())
+        .args(["stats", "--json"])
+        .run()
+        .success();
+    let venues: Vec<String> = (run.json()["by_venue"].as_array().unwrap().iter())
+        .map(|v| v["venue"].as_str().unwrap().to_string())
+        .collect();
+    let arxiv: Vec<&String> = (venues.iter())
+        .filter(|v| v.eq_ignore_ascii_case("arxiv"))
+        .collect();
+    assert_eq!(arxiv, ["arXiv"], "{venues:?}");
+}

@@ -286,7 +286,7 @@ fn tools() -> Option<(PathBuf, PathBuf)> {
 }
 
 /// Past the first twenty, a button shows the next ones below; every row
-/// links to its paper.
+/// links to its paper, and a byline of first authors says "et al.".
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn more_results_come_below_and_each_row_links_its_paper() {
     let Some((chromium, chromedriver)) = tools() else {
@@ -297,7 +297,7 @@ async fn more_results_come_below_and_each_row_links_its_paper() {
         section += &format!(
             "\n[[entry]]\nid = \"widget{i}-2021\"\nkind = \"paper\"\n\
              title = \"Widget Pipelines Number {i}\"\nurl = \"https://example.org/widget/{i}\"\n\
-             authors = [\"Ada Example\"]\nvenue = \"FICT\"\nyear = 2021\n\
+             authors = [\"Ada Example\"]\net_al = true\nvenue = \"FICT\"\nyear = 2021\n\
              tags = [\"pipeline-parallelism\"]\nnote = \"Pretend widget pipelines, number {i}.\"\n"
         );
     }
@@ -316,6 +316,15 @@ async fn more_results_come_below_and_each_row_links_its_paper() {
         &format!("{STATUS}.startsWith('25 results (best 20 shown)')"),
     )
     .await;
+    let byline = "document.querySelector('#results .hit .byline').textContent";
+    let byline = js(&client, byline).await;
+    assert!(
+        byline
+            .as_str()
+            .unwrap()
+            .starts_with("Ada Example et al. · FICT · 2021"),
+        "{byline}"
+    );
     let rows = "document.querySelectorAll('#results .hit').length";
     assert_eq!(js(&client, rows).await, json!(20));
     assert_eq!(

@@ -24,7 +24,7 @@ fn without_scores(lines: Vec<Value>) -> Vec<Value> {
 
 fn wobble() -> Value {
     json!({
-        "arxiv": "1412.99990", "authors": ["Ada Example", "Bob Placeholder"],
+        "arxiv": "1412.99990", "authors": ["Ada Example", "Bob Placeholder"], "et_al": false,
         "collection": "catalog", "doi": null, "id": "wobble-2021", "kind": "paper",
         "note": "Streams pretend micro-batches through imaginary stages.",
         "section": "Invented Systems", "tags": ["pipeline-parallelism"], "uses": [], "predicted_tags": [],
@@ -35,7 +35,7 @@ fn wobble() -> Value {
 
 fn snarkshard() -> Value {
     json!({
-        "arxiv": null, "authors": ["Carol Sample"], "collection": "catalog",
+        "arxiv": null, "authors": ["Carol Sample"], "et_al": true, "collection": "catalog",
         "doi": "10.5555/fictional.77", "id": "snarkshard-2023", "kind": "paper",
         "note": "Routes tokens to invented experts over a pretend all-to-all.",
         "section": "Invented Systems",
@@ -47,7 +47,7 @@ fn snarkshard() -> Value {
 
 fn gizmo() -> Value {
     json!({
-        "arxiv": null, "authors": [], "collection": "catalog", "doi": null, "id": "gizmo",
+        "arxiv": null, "authors": [], "et_al": false, "collection": "catalog", "doi": null, "id": "gizmo",
         "kind": "project",
         "note": "An invented codebase that recomputes pretend activations.",
         "section": "Invented Systems", "tags": ["activation-recomputation"], "uses": [], "predicted_tags": [],

@@ -142,7 +142,7 @@ fn an_imported_record_carries_its_predicted_tags_in_json() {
         json!({
             "rank": 3, "collection": "arxiv", "id": "arxiv:1412.99981", "kind": "paper",
             "title": "Balancing Wobble Stages", "authors": ["Ada Example", "Bob Placeholder"],
-            "venue": "arXiv", "year": 2020, "section": "cs.DC", "tags": [], "uses": [],
+            "et_al": false, "venue": "arXiv", "year": 2020, "section": "cs.DC", "tags": [], "uses": [],
             "predicted_tags": ["pipeline-parallelism"],
             "url": "https://arxiv.org/abs/1412.99981", "arxiv": "1412.99981", "doi": null,
             "note": "", "snippet": "We stream micro-batches through wobble stages.",

@@ -13,6 +13,8 @@ pub fn record_value(r: &Record) -> Value {
         "kind": r.kind,
         "title": r.title,
         "authors": r.authors,
+        // The authors are the first ones only, the rest unnamed ("et al.").
+        "et_al": r.et_al,
         "venue": r.venue,
         "year": r.year,
         "section": r.section,

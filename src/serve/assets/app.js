@@ -202,7 +202,8 @@ function entryLink(id, text, attrs) {
 
 function hitItem(hit, index) {
   const title = entryLink(hit.id, hit.title, { class: "title" });
-  const byline = [hit.authors.join(", "), hit.venue, hit.year, hit.section].filter((v) => v).join(" · ");
+  const authors = hit.authors.join(", ") + (hit.et_al && hit.authors.length ? " et al." : "");
+  const byline = [authors, hit.venue, hit.year, hit.section].filter((v) => v).join(" · ");
   return el(
     "li",
     { class: "hit", "data-id": hit.id, "data-index": String(index) },

@@ -101,6 +101,7 @@ fn field_problem(field: &FieldMapping, tokenizers: &BTreeSet<&str>) -> Option<St
             "coerce",
             "output_format",
         ],
+        "bool" => &["description", "stored", "indexed", "fast"],
         other => return Some(format!("type {other} is not one this index should use")),
     };
     if let Some(key) = field
@@ -205,6 +206,7 @@ fn fits(kind: &str, value: &Value) -> bool {
         (_, Value::Null) => true,
         ("text", Value::String(_)) => true,
         ("i64", Value::Number(n)) => n.is_i64(),
+        ("bool", Value::Bool(_)) => true,
         (array, Value::Array(items)) if array.starts_with("array<") => {
             let element = &array["array<".len()..array.len() - 1];
             items.iter().all(|item| fits(element, item))

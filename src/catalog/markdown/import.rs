@@ -581,30 +581,6 @@ fn strip_tags(html: &str) -> String {
     clean_heading(&out)
 }
 
-/// URLs written without a scheme (`www.oneflow.org`) are web pages; one
-/// with a scheme of its own (`mailto:`) keeps it, and the import then
-/// skips it as no web page.
-pub(crate) fn with_scheme(url: &str) -> String {
-    if url.contains("://") || has_scheme(url) {
-        url.to_string()
-    } else {
-        format!("https://{url}")
-    }
-}
-
-/// `mailto:x`, `javascript:x`: a scheme (RFC 3986's: a letter, then letters,
-/// digits, `+`, `-`; not `.`, which a host has) before a colon, but not a host before its port
-/// (`example.org:8080`, `localhost:8080/x`).
-fn has_scheme(url: &str) -> bool {
-    let Some((scheme, rest)) = url.split_once(':') else {
-        return false;
-    };
-    let port = rest.split(['/', '?', '#']).next().unwrap_or_default();
-    scheme.starts_with(|c: char| c.is_ascii_alphabetic())
-        && (scheme.chars()).all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-'))
-        && (port.is_empty() || !port.bytes().all(|b| b.is_ascii_digit()))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -515,7 +515,7 @@ impl Reading {
             };
             return Err(Unlisted { title, url, reason });
         };
-        let url = super::import::with_scheme(&url);
+        let url = with_scheme(&url);
         if !title.chars().any(char::is_alphabetic) || title.starts_with("http") || is_label(&title)
         {
             return Err(Unlisted {
@@ -529,7 +529,7 @@ impl Reading {
         }
         let mut links: Vec<(String, String)> = Vec::new();
         for (key, link) in std::mem::take(&mut self.labels) {
-            let link = super::import::with_scheme(&link);
+            let link = with_scheme(&link);
             if link == url || links.iter().any(|(_, l)| *l == link) {
                 continue;
             }
@@ -698,4 +698,28 @@ fn strip_prefix_ci<'a>(s: &'a str, prefix: &str) -> Option<&'a str> {
     let head = s.get(..prefix.len())?;
     head.eq_ignore_ascii_case(prefix)
         .then(|| &s[prefix.len()..])
+}
+
+/// URLs written without a scheme (`www.oneflow.org`) are web pages; one
+/// with a scheme of its own (`mailto:`) keeps it, and the import then
+/// skips it as no web page.
+pub(crate) fn with_scheme(url: &str) -> String {
+    if url.contains("://") || has_scheme(url) {
+        url.to_string()
+    } else {
+        format!("https://{url}")
+    }
+}
+
+/// `mailto:x`, `javascript:x`: a scheme (RFC 3986's: a letter, then letters,
+/// digits, `+`, `-`; not `.`, which a host has) before a colon, but not a host before its port
+/// (`example.org:8080`, `localhost:8080/x`).
+fn has_scheme(url: &str) -> bool {
+    let Some((scheme, rest)) = url.split_once(':') else {
+        return false;
+    };
+    let port = rest.split(['/', '?', '#']).next().unwrap_or_default();
+    scheme.starts_with(|c: char| c.is_ascii_alphabetic())
+        && (scheme.chars()).all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-'))
+        && (port.is_empty() || !port.bytes().all(|b| b.is_ascii_digit()))
 }

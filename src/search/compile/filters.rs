@@ -9,12 +9,12 @@ use std::ops::Bound;
 use tantivy::Term;
 use tantivy::query::{BooleanQuery, ConstScoreQuery, InvertedIndexRangeQuery, Occur};
 
-use super::words::field_query;
+use super::words::{field_query, holding_tag};
 use super::{Compilation, Context, Mode, Q};
 use crate::catalog::{slugify, squash};
 use crate::error::Error;
 use crate::ident;
-use crate::index::{Fields, exact_query, id_query, identifier_query, kind_query};
+use crate::index::{exact_query, id_query, identifier_query, kind_query};
 use crate::search::filter::{Filter, Origin, YearRange};
 use crate::search::scaled::Factor;
 
@@ -144,15 +144,6 @@ fn year_query(cx: &Context<'_>, years: YearRange) -> Q {
         bound(years.from),
         bound(years.to),
     ))
-}
-
-/// The works holding `tag`: curated, used or predicted.
-pub(super) fn holding_tag(f: &Fields, tag: &str) -> Q {
-    Box::new(BooleanQuery::new(vec![
-        (Occur::Should, exact_query(f.tags, tag)),
-        (Occur::Should, exact_query(f.uses, tag)),
-        (Occur::Should, exact_query(f.predicted, tag)),
-    ]))
 }
 
 fn resolve_tag(cx: &Context<'_>, value: &str) -> Option<String> {

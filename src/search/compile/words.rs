@@ -9,11 +9,11 @@ use tantivy::query::{BooleanQuery, BoostQuery, ConstScoreQuery, Occur, PhraseQue
 use tantivy::schema::{Field, IndexRecordOption};
 use tantivy::tokenizer::TextAnalyzer;
 
-use super::{Compilation, Expansion, Mode, Q, enumeration, filters};
+use super::{Compilation, Expansion, Mode, Q, enumeration};
 use crate::catalog::{Tag, squash};
 use crate::ident;
 use crate::index::analysis::{self, terms_with_positions};
-use crate::index::{Fields, id_query, identifier_query};
+use crate::index::{Fields, exact_query, id_query, identifier_query};
 use crate::search::labelled::Labelled;
 
 /// About what BM25 gives a word found in one document of a thousand.
@@ -565,10 +565,10 @@ impl Compilation<'_> {
             .map(|term| (Occur::Must, term_query(f.note, term)))
             .collect();
         if words.len() < 2 {
-            return filters::holding_tag(f, tag);
+            return holding_tag(f, tag);
         }
         Box::new(BooleanQuery::new(vec![
-            (Occur::Should, filters::holding_tag(f, tag)),
+            (Occur::Should, holding_tag(f, tag)),
             (Occur::Should, Box::new(BooleanQuery::new(words))),
         ]))
     }
@@ -632,4 +632,13 @@ fn query_of_terms(field: Field, terms: Vec<(usize, String)>) -> Option<Q> {
             Some(Box::new(PhraseQuery::new_with_offset(terms)))
         }
     }
+}
+
+/// The works holding `tag`: curated, used or predicted.
+pub(super) fn holding_tag(f: &Fields, tag: &str) -> Q {
+    Box::new(BooleanQuery::new(vec![
+        (Occur::Should, exact_query(f.tags, tag)),
+        (Occur::Should, exact_query(f.uses, tag)),
+        (Occur::Should, exact_query(f.predicted, tag)),
+    ]))
 }

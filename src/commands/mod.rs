@@ -171,10 +171,9 @@ fn entry_by_name<'c>(catalog: &'c Catalog, id: &str) -> Option<&'c Entry> {
         .filter(|e| e.id.starts_with(&starting))
         .collect();
     let name = squash(id);
-    let named = |(work, _): &(String, String)| *work == name;
-    let by_name = (catalog.work_names().into_iter())
-        .filter(named)
-        .filter_map(|(_, id)| catalog.entry(&id))
+    let by_name = (catalog.lookups().works.iter())
+        .filter(|(work, _)| *work == name)
+        .filter_map(|(_, id)| catalog.entry(id))
         .collect();
     only(by_url)
         .or_else(|| only(by_start))

@@ -102,11 +102,12 @@ fn unheld_techniques(cx: &Context<'_>, expansions: &[Expansion]) -> Vec<String> 
                 cx.searcher.doc_freq(&term).unwrap_or(0) > 0
             })
     };
-    let mut unheld: Vec<String> = (expansions.iter())
-        .map(|e| e.tag.clone())
-        .filter(|tag| !held(tag))
-        .collect();
-    unheld.dedup();
+    let mut unheld: Vec<String> = Vec::new();
+    for tag in expansions.iter().map(|e| &e.tag) {
+        if !unheld.contains(tag) && !held(tag) {
+            unheld.push(tag.clone());
+        }
+    }
     unheld
 }
 

@@ -27,9 +27,9 @@ const SHORT_NAME_CHARS: usize = 6;
 /// after a small letter). One edit away from such a name is another word
 /// ("vLLM" is not "LLM"): unknown, it names a work the catalog lacks.
 pub fn a_short_name(word: &str) -> bool {
-    let chars: Vec<char> = word.chars().collect();
-    chars.len() < SHORT_NAME_CHARS
-        && (chars.windows(2)).any(|pair| pair[0].is_lowercase() && pair[1].is_uppercase())
+    word.chars().count() < SHORT_NAME_CHARS
+        && (word.chars().zip(word.chars().skip(1)))
+            .any(|(a, b)| a.is_lowercase() && b.is_uppercase())
 }
 
 /// A typed word and the word searched instead.

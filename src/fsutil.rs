@@ -45,7 +45,7 @@ pub fn lock_file(dir: &Path, name: &str) -> Result<(std::fs::File, std::path::Pa
 /// A temporary file that becomes a new file as any other would: read-write
 /// for all, less the umask (the 0600 of a temporary file would lock other
 /// users out of a shared index).
-fn temporary_file() -> tempfile::Builder<'static, 'static> {
+pub(crate) fn temporary_file() -> tempfile::Builder<'static, 'static> {
     let mut builder = tempfile::Builder::new();
     #[cfg(unix)]
     {

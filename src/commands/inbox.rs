@@ -14,14 +14,14 @@ use crate::catalog::Catalog;
 use crate::cli::{AcceptArgs, InboxAction, InboxArgs, RejectArgs};
 use crate::clock::{now_rfc3339, today};
 use crate::diagnostic;
-use crate::embed::stored::unpack;
+use crate::embed::stored::{HEAD, Head, unpack};
 use crate::embed::{DIMS, Vector, record_vector};
 use crate::error::Error;
 use crate::ident;
 use crate::inbox::accept::{self, Decision};
 use crate::inbox::{Belongs, Candidate, Listed, Rejected, candidate};
 
-use crate::index::vectors::{BestByVector, Keep, document_vector};
+use crate::index::vectors::{BestByVector, Keep, VectorFiles, VectorScore, document_vector};
 use crate::index::{Fields, OpenIndex, day_number, exact_query, id_query, identifier_key};
 use crate::locations::Locations;
 use crate::model::metadata::Cache;
@@ -147,10 +147,13 @@ pub fn ranked(
         .map(identifier_key)
         .collect();
     let keep = Keep { since, excluded };
-    let score = |bytes: &[u8]| match stop.load(Ordering::Relaxed) {
-        true => f32::NEG_INFINITY,
-        false => learned.belongs.score(&unpack(bytes), &rejected_vectors),
+    let score = Belonging {
+        belongs: &learned.belongs,
+        rejected: &rejected_vectors,
+        rejected_heads: rejected_vectors.iter().map(Head::of).collect(),
+        stop,
     };
+    let files = VectorFiles::of(&searcher);
     let query = exact_query(fields.collection, Collection::Arxiv.as_str());
     // Room for a few listed by DOI or title among the best.
     let mut fetched = limit + 8;
@@ -159,6 +162,7 @@ pub fn ranked(
             score: &score,
             keep: &keep,
             limit: fetched,
+            files: &files,
         };
         let (best, scored) = searcher.search(&query, &scan)?;
         let mut found = Vec::with_capacity(limit);
@@ -188,6 +192,31 @@ pub fn ranked(
             return Ok((found, scored - listed));
         }
         fetched *= 4;
+    }
+}
+
+/// How well a stored vector belongs in the list; nothing once `stop` is
+/// set.
+struct Belonging<'a> {
+    belongs: &'a Belongs,
+    rejected: &'a [Vector],
+    rejected_heads: Vec<Head>,
+    stop: &'a AtomicBool,
+}
+
+impl VectorScore for Belonging<'_> {
+    fn exact(&self, packed: &[u8]) -> f32 {
+        match self.stop.load(Ordering::Relaxed) {
+            true => f32::NEG_INFINITY,
+            false => self.belongs.score(&unpack(packed), self.rejected),
+        }
+    }
+
+    fn rough(&self, head: &[i8; HEAD], norm: f32) -> f32 {
+        match self.stop.load(Ordering::Relaxed) {
+            true => f32::NEG_INFINITY,
+            false => self.belongs.rough_score(head, norm, &self.rejected_heads),
+        }
     }
 }
 

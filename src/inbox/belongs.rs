@@ -9,6 +9,7 @@
 //! difference, so that a rejection lowers its neighbours too.
 
 use crate::catalog::Catalog;
+use crate::embed::stored::{HEAD, Head};
 use crate::embed::{DIMS, Vector, dot, record_vector};
 use crate::model::Record;
 use crate::model::metadata::Cache;
@@ -30,6 +31,8 @@ pub struct Meaning {
     works: Vec<Work>,
     /// The works' vectors one after another, for the scan's dot products.
     matrix: Vec<f32>,
+    /// The works' heads, for a scan's first pass.
+    heads: Vec<Head>,
 }
 
 /// A work close to a record, and how close (a cosine).
@@ -53,32 +56,32 @@ impl Meaning {
             })
             .filter(|w| w.vector.iter().any(|&x| x != 0.0))
             .collect();
-        let matrix = works.iter().flat_map(|w| w.vector).collect();
-        Meaning { works, matrix }
+        Meaning::of(works)
+    }
+
+    fn of(works: Vec<Work>) -> Meaning {
+        Meaning {
+            matrix: works.iter().flat_map(|w| w.vector).collect(),
+            heads: works.iter().map(|w| Head::of(&w.vector)).collect(),
+            works,
+        }
     }
 
     /// How well `vector` belongs, in -1..=1 (higher is better), given the
     /// vectors of the records a curator rejected.
     pub fn score(&self, vector: &Vector, rejected: &[Vector]) -> f32 {
-        let mut best = [f32::MIN; NEAREST];
-        for row in self.matrix.chunks_exact(DIMS) {
-            let similarity = dot(vector, row);
-            if similarity > best[NEAREST - 1] {
-                best[NEAREST - 1] = similarity;
-                best.sort_by(|a, b| b.total_cmp(a));
-            }
-        }
-        let found = best.iter().filter(|&&s| s > f32::MIN);
-        let count = found.clone().count();
-        if count == 0 {
-            return 0.0;
-        }
-        let near = found.sum::<f32>() / count as f32;
-        let nearest = best[0];
-        let rejected = (rejected.iter())
-            .map(|r| dot(vector, r))
-            .fold(f32::MIN, f32::max);
-        near - (rejected - nearest).max(0.0)
+        let works = self.matrix.chunks_exact(DIMS).map(|row| dot(vector, row));
+        let rejected = rejected.iter().map(|r| dot(vector, r));
+        belonging(works, rejected)
+    }
+
+    /// About [`score`](Self::score), from a stored vector's head and norm
+    /// (see `embed::stored::Head`), with the rejected records' heads: what
+    /// a scan's first pass ranks by.
+    pub fn rough_score(&self, head: &[i8; HEAD], norm: f32, rejected: &[Head]) -> f32 {
+        let works = self.heads.iter().map(|w| w.cosine(head, norm));
+        let rejected = rejected.iter().map(|r| r.cosine(head, norm));
+        belonging(works, rejected)
     }
 
     /// The `n` works closest to `vector`, closest first.
@@ -97,6 +100,28 @@ impl Meaning {
     }
 }
 
+/// The mean of the [`NEAREST`] highest of a record's cosines with the
+/// works, less how much closer it is to a rejected record than to its
+/// nearest work.
+fn belonging(works: impl Iterator<Item = f32>, rejected: impl Iterator<Item = f32>) -> f32 {
+    let mut best = [f32::MIN; NEAREST];
+    for similarity in works {
+        if similarity > best[NEAREST - 1] {
+            best[NEAREST - 1] = similarity;
+            best.sort_by(|a, b| b.total_cmp(a));
+        }
+    }
+    let found = best.iter().filter(|&&s| s > f32::MIN);
+    let count = found.clone().count();
+    if count == 0 {
+        return 0.0;
+    }
+    let near = found.sum::<f32>() / count as f32;
+    let nearest = best[0];
+    let rejected = rejected.fold(f32::MIN, f32::max);
+    near - (rejected - nearest).max(0.0)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -110,8 +135,7 @@ mod tests {
                 vector: embedder().embed(title),
             })
             .collect();
-        let matrix = works.iter().flat_map(|w| w.vector).collect();
-        Meaning { works, matrix }
+        Meaning::of(works)
     }
 
     #[test]

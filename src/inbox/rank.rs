@@ -6,6 +6,7 @@
 use super::belongs::{Closest, Meaning};
 use crate::catalog::{Catalog, normalize_title};
 use crate::embed::Vector;
+use crate::embed::stored::{HEAD, Head};
 use crate::model::Record;
 use crate::model::metadata::Cache;
 
@@ -50,6 +51,12 @@ impl Belongs {
     /// The score alone: what the scan of every record computes.
     pub fn score(&self, vector: &Vector, rejected: &[Vector]) -> f32 {
         self.meaning.score(vector, rejected)
+    }
+
+    /// About [`score`](Self::score), from a stored head (a scan's first
+    /// pass).
+    pub fn rough_score(&self, head: &[i8; HEAD], norm: f32, rejected: &[Head]) -> f32 {
+        self.meaning.rough_score(head, norm, rejected)
     }
 
     pub fn assess(&self, record: &Record, vector: &Vector, rejected: &[Vector]) -> Assessment {

@@ -118,7 +118,11 @@ pub fn append(
     let mut writer: IndexWriter = open.index.writer_with_num_threads(1, WRITER_MEMORY)?;
     replace_records(&writer, &fields, vocabulary, predictor, records, removed)
         .map_err(|e| super::thread_failure(&mut writer, e))?;
-    commit(writer, open.fingerprint.as_deref().unwrap_or_default())?;
+    commit(
+        writer,
+        open.fingerprint.as_deref().unwrap_or_default(),
+        &open.path,
+    )?;
     Ok(Appended {
         added: records.len(),
         elapsed: started.elapsed(),

@@ -11,11 +11,13 @@ mod seen_words;
 mod selective_stemmer;
 mod shared_directory;
 mod store;
+pub mod vector_file;
 pub mod vectors;
 mod word_cache;
 mod write_behind;
 
 use std::collections::HashMap;
+use std::path::Path;
 use std::time::{Duration, Instant};
 
 use tantivy::{Index, IndexWriter, Term};
@@ -254,7 +256,7 @@ fn replace_catalog(
     ));
     let with_abstract = add_catalog(&writer, &fields, catalog, cache)
         .map_err(|e| thread_failure(&mut writer, e))?;
-    commit(writer, fingerprint)?;
+    commit(writer, fingerprint, &open.path)?;
     Ok((catalog.entries.len(), with_abstract))
 }
 
@@ -305,7 +307,7 @@ fn write_generation(
     let mut writer = open_writer(path, carry.is_some())?;
     let written = add_documents(&writer, catalog, cache, kept, carry)
         .map_err(|e| thread_failure(&mut writer, e))?;
-    commit(writer, fingerprint)?;
+    commit(writer, fingerprint, path)?;
     Ok(written)
 }
 
@@ -381,12 +383,19 @@ pub(crate) fn thread_failure(writer: &mut IndexWriter, error: Error) -> Error {
     }
 }
 
-/// Commits with the fingerprint of the inputs as payload, and waits for the
-/// merges, so that the index is whole when the writer is gone.
-pub(crate) fn commit(mut writer: IndexWriter, fingerprint: &str) -> Result<(), Error> {
+/// Commits with the fingerprint of the inputs as payload, waits for the
+/// merges, so that the index is whole when the writer is gone, and writes
+/// the new segments' vector files into the generation at `path`.
+pub(crate) fn commit(mut writer: IndexWriter, fingerprint: &str, path: &Path) -> Result<(), Error> {
     let mut commit = writer.prepare_commit()?;
     commit.set_payload(fingerprint);
     commit.commit()?;
+    let index = writer.index().clone();
     writer.wait_merging_threads()?;
-    Ok(())
+    let reader: tantivy::IndexReader = (index.reader_builder())
+        .reload_policy(tantivy::ReloadPolicy::Manual)
+        .try_into()?;
+    let searcher = reader.searcher();
+    vector_file::remove_stale(path, &searcher);
+    vector_file::write_missing(path, &searcher)
 }

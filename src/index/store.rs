@@ -279,10 +279,17 @@ fn open_generation(path: &Path) -> Result<OpenIndex, Error> {
         search_segments_in_parallel(&mut index, &metas.segments)?;
     }
     let fingerprint = metas.and_then(|m| m.payload);
-    let reader = index
+    let reader: IndexReader = index
         .reader_builder()
         .reload_policy(ReloadPolicy::Manual)
         .try_into()?;
+    // A generation written before vector files (or whose files a write
+    // left out): scans fall back on the column until it has them, and a
+    // folder that cannot be written stays so.
+    let searcher = reader.searcher();
+    if !super::vector_file::complete(path, &searcher) {
+        let _ = super::vector_file::write_missing(path, &searcher);
+    }
     Ok(OpenIndex {
         index,
         reader,
@@ -299,7 +306,7 @@ mod tests {
     fn generation(dir: &IndexDir, lock: &RebuildLock) -> PathBuf {
         let path = dir.new_generation(lock).unwrap();
         let writer = super::super::open_writer(&path, false).unwrap();
-        super::super::commit(writer, "test").unwrap();
+        super::super::commit(writer, "test", &path).unwrap();
         path
     }
 

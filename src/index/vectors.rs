@@ -1,8 +1,9 @@
-//! The vector column: every matching document scored by its vector alone,
-//! the best kept. A scan of stored bytes, not of texts: each segment's
-//! distinct vectors are read once, in the column dictionary's order (a
-//! sequential read), then each document looks its score up by ordinal.
-//! A million records take well under a second a core.
+//! Every matching document scored by its vector alone, the best kept: a
+//! scan of stored bytes, not of texts. Through a segment's vector file, a
+//! first pass scores each document by its vector's head and the best few
+//! hundred are scored whole; without one, each distinct vector of the
+//! column is scored once, in the dictionary's order, and each document
+//! looks its score up by ordinal.
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -10,10 +11,12 @@ use std::collections::BinaryHeap;
 use rustc_hash::FxHashSet;
 use tantivy::collector::{Collector, SegmentCollector};
 use tantivy::columnar::Column;
+use tantivy::query::Weight;
 use tantivy::{DocAddress, DocId, Score, Searcher, SegmentReader};
 
+pub use super::vector_file::VectorFiles;
 use crate::embed::Vector;
-use crate::embed::stored::unpack;
+use crate::embed::stored::{HEAD, Head, cosine, unpack};
 
 /// The vector of the document at `address`, if it has one.
 pub fn document_vector(
@@ -41,13 +44,57 @@ pub struct Keep {
     pub excluded: FxHashSet<u64>,
 }
 
-/// The best `limit` documents by `score` of their vector (higher is
-/// better; ties by address), and how many were scored. Documents without
-/// a vector are left out.
+/// How a scan scores a stored vector (higher is better; NaN leaves the
+/// document out).
+pub trait VectorScore: Sync {
+    /// The score of a document's stored bytes.
+    fn exact(&self, packed: &[u8]) -> f32;
+    /// A cheaper score from the first [`HEAD`] stored bytes and the whole
+    /// vector's norm, which ranks documents much as `exact` does: a first
+    /// pass keeps the best few hundred by it, and `exact` orders those.
+    fn rough(&self, head: &[i8; HEAD], norm: f32) -> f32;
+}
+
+/// The cosine with a unit vector.
+pub struct Cosine<'a> {
+    query: &'a Vector,
+    head: Head,
+}
+
+impl Cosine<'_> {
+    pub fn new(query: &Vector) -> Cosine<'_> {
+        Cosine {
+            query,
+            head: Head::of(query),
+        }
+    }
+}
+
+impl VectorScore for Cosine<'_> {
+    fn exact(&self, packed: &[u8]) -> f32 {
+        cosine(self.query, packed)
+    }
+
+    fn rough(&self, head: &[i8; HEAD], norm: f32) -> f32 {
+        self.head.cosine(head, norm)
+    }
+}
+
+/// The best `limit` documents by their vector's score (ties by address),
+/// and how many were scored. Documents without a vector are left out. A
+/// segment with its vector file (see `vector_file`) is scanned through
+/// it; one without, through the column.
 pub struct BestByVector<'a> {
-    pub score: &'a (dyn Fn(&[u8]) -> f32 + Sync),
+    pub score: &'a dyn VectorScore,
     pub keep: &'a Keep,
     pub limit: usize,
+    pub files: &'a VectorFiles,
+}
+
+/// Documents a segment's first pass keeps for `exact`: enough that the
+/// rough pass's misorderings do not reach the top `limit`.
+fn first_pass_pool(limit: usize) -> usize {
+    (limit * 8).max(1000)
 }
 
 impl Collector for BestByVector<'_> {
@@ -66,30 +113,62 @@ impl Collector for BestByVector<'_> {
                 scores.resize(column.num_terms(), f32::NAN);
                 let mut stream = column.dictionary().stream()?;
                 while stream.advance() {
-                    scores[stream.term_ord() as usize] = (self.score)(stream.key());
+                    scores[stream.term_ord() as usize] = self.score.exact(stream.key());
                 }
                 Some(column.ords().clone())
             }
             None => None,
         };
-        let since = match self.keep.since {
-            Some(_) => Some(fast.i64("submitted")?),
-            None => None,
-        };
-        let keys = match self.keep.excluded.is_empty() {
-            true => None,
-            false => Some(fast.u64("arxiv_key")?),
-        };
         Ok(SegmentBest {
             segment_ord,
-            limit: self.limit,
             scores,
             ords,
-            since: since.zip(self.keep.since),
-            keys: keys.map(|k| (k, self.keep.excluded.clone())),
-            heap: BinaryHeap::with_capacity(self.limit + 1),
-            scored: 0,
+            filter: Filter::new(reader, self.keep)?,
+            best: Best::new(self.limit),
         })
+    }
+
+    fn collect_segment(
+        &self,
+        weight: &dyn Weight,
+        segment_ord: u32,
+        reader: &SegmentReader,
+    ) -> tantivy::Result<Self::Fruit> {
+        let Some(file) = self.files.segment(segment_ord) else {
+            let mut child = self.for_segment(segment_ord, reader)?;
+            let alive = reader.alive_bitset();
+            weight.for_each_no_score(reader, &mut |docs| {
+                for &doc in docs {
+                    if alive.is_none_or(|a| a.is_alive(doc)) {
+                        child.collect(doc, 0.0);
+                    }
+                }
+            })?;
+            return Ok(child.harvest());
+        };
+        let filter = Filter::new(reader, self.keep)?;
+        let alive = reader.alive_bitset();
+        let mut rough = Best::new(first_pass_pool(self.limit));
+        weight.for_each_no_score(reader, &mut |docs| {
+            for &doc in docs {
+                if alive.is_some_and(|a| !a.is_alive(doc)) || !filter.keeps(doc) {
+                    continue;
+                }
+                let norm = file.norm(doc);
+                if norm > 0.0 {
+                    rough.offer(self.score.rough(file.head(doc), norm), doc);
+                }
+            }
+        })?;
+        let mut best = Best::new(self.limit);
+        best.scored = rough.scored;
+        for (_, doc) in rough.heap.into_iter().map(|Reverse((s, Reverse(d)))| (s, d)) {
+            let score = self.score.exact(&file.row(doc));
+            if !score.is_nan() {
+                best.offer(score, doc);
+            }
+        }
+        Ok(best.harvest(segment_ord))
     }
 
     fn requires_scoring(&self) -> bool {
@@ -105,19 +184,91 @@ impl Collector for BestByVector<'_> {
     }
 }
 
-/// One segment's best documents so far, the worst on top.
-pub struct SegmentBest {
-    segment_ord: u32,
-    limit: usize,
-    /// Each distinct vector's score, by its ordinal in the column.
-    scores: Vec<f32>,
-    ords: Option<Column<u64>>,
+/// What a scan keeps of a segment besides its query's matches.
+struct Filter {
     since: Option<(Column<i64>, i64)>,
     keys: Option<(Column<u64>, FxHashSet<u64>)>,
-    /// The worst on top: the lowest score, and of equal scores the later
-    /// document.
+}
+
+impl Filter {
+    fn new(reader: &SegmentReader, keep: &Keep) -> tantivy::Result<Filter> {
+        let fast = reader.fast_fields();
+        let since = match keep.since {
+            Some(day) => Some((fast.i64("submitted")?, day)),
+            None => None,
+        };
+        let keys = match keep.excluded.is_empty() {
+            true => None,
+            false => Some((fast.u64("arxiv_key")?, keep.excluded.clone())),
+        };
+        Ok(Filter { since, keys })
+    }
+
+    fn keeps(&self, doc: DocId) -> bool {
+        if let Some((column, since)) = &self.since
+            && column.first(doc).is_none_or(|day| day < *since)
+        {
+            return false;
+        }
+        if let Some((column, excluded)) = &self.keys
+            && column.first(doc).is_some_and(|key| excluded.contains(&key))
+        {
+            return false;
+        }
+        true
+    }
+}
+
+/// A segment's best documents so far, the worst on top, and how many were
+/// offered.
+struct Best {
+    limit: usize,
     heap: BinaryHeap<Reverse<(Ranked, Reverse<DocId>)>>,
     scored: usize,
+}
+
+impl Best {
+    fn new(limit: usize) -> Best {
+        Best {
+            limit,
+            heap: BinaryHeap::with_capacity(limit + 1),
+            scored: 0,
+        }
+    }
+
+    /// Keeps `doc` if it is among the best so far: the lowest score goes
+    /// first, and of equal scores the later document.
+    fn offer(&mut self, score: f32, doc: DocId) {
+        self.scored += 1;
+        let entry = (Ranked(score), Reverse(doc));
+        if self.heap.len() < self.limit {
+            self.heap.push(Reverse(entry));
+        } else if self
+            .heap
+            .peek()
+            .is_some_and(|Reverse(worst)| entry > *worst)
+        {
+            self.heap.pop();
+            self.heap.push(Reverse(entry));
+        }
+    }
+
+    fn harvest(self, segment_ord: u32) -> (Vec<(Score, DocAddress)>, usize) {
+        let found = (self.heap.into_iter())
+            .map(|Reverse((score, Reverse(doc)))| (score.0, DocAddress::new(segment_ord, doc)))
+            .collect();
+        (found, self.scored)
+    }
+}
+
+/// One segment scanned through the column: each distinct vector's score,
+/// by its ordinal, computed before the matches are walked.
+pub struct SegmentBest {
+    segment_ord: u32,
+    scores: Vec<f32>,
+    ords: Option<Column<u64>>,
+    filter: Filter,
+    best: Best,
 }
 
 /// A score, ordered totally.
@@ -142,41 +293,19 @@ impl SegmentCollector for SegmentBest {
     type Fruit = (Vec<(Score, DocAddress)>, usize);
 
     fn collect(&mut self, doc: DocId, _: Score) {
-        if let Some((column, since)) = &self.since
-            && column.first(doc).is_none_or(|day| day < *since)
-        {
-            return;
-        }
-        if let Some((column, excluded)) = &self.keys
-            && column.first(doc).is_some_and(|key| excluded.contains(&key))
-        {
+        if !self.filter.keeps(doc) {
             return;
         }
         let Some(ord) = self.ords.as_ref().and_then(|o| o.first(doc)) else {
             return;
         };
         let score = self.scores[ord as usize];
-        if score.is_nan() {
-            return;
-        }
-        self.scored += 1;
-        let entry = (Ranked(score), Reverse(doc));
-        if self.heap.len() < self.limit {
-            self.heap.push(Reverse(entry));
-        } else if self
-            .heap
-            .peek()
-            .is_some_and(|Reverse(worst)| entry > *worst)
-        {
-            self.heap.pop();
-            self.heap.push(Reverse(entry));
+        if !score.is_nan() {
+            self.best.offer(score, doc);
         }
     }
 
     fn harvest(self) -> Self::Fruit {
-        let found = (self.heap.into_iter())
-            .map(|Reverse((score, Reverse(doc)))| (score.0, DocAddress::new(self.segment_ord, doc)))
-            .collect();
-        (found, self.scored)
+        self.best.harvest(self.segment_ord)
     }
 }

@@ -13,10 +13,12 @@ use tantivy::{DocAddress, Searcher};
 
 use super::compile::{Context, Mode as Compiling, compile};
 use super::query::Node;
-use crate::embed::stored::cosine;
+use crate::embed::stored::{HEAD, unpack};
 use crate::embed::{Vector, embedder};
 use crate::error::Error;
-use crate::index::vectors::{BestByVector, Keep, document_vector};
+use crate::index::vectors::{
+    BestByVector, Cosine, Keep, VectorFiles, VectorScore, document_vector,
+};
 
 /// How results are ranked.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -134,21 +136,38 @@ pub fn nearest(
     limit: usize,
 ) -> Result<Vec<(f32, DocAddress)>, Error> {
     let within = compile(cx, &constraints(root), Compiling::Matching)?.query;
-    let score = |bytes: &[u8]| {
-        let unpacked = crate::embed::stored::unpack(bytes);
-        if meant.excludes(&unpacked) {
-            f32::NAN
-        } else {
-            cosine(&meant.query, bytes)
-        }
+    let score = Unexcluded {
+        meant,
+        cosine: Cosine::new(&meant.query),
     };
     let keep = Keep::default();
+    let files = VectorFiles::of(cx.searcher);
     let scan = BestByVector {
         score: &score,
         keep: &keep,
         limit,
+        files: &files,
     };
     Ok(cx.searcher.search(&*within as &dyn Query, &scan)?.0)
+}
+
+/// The cosine with the query, of what means no excluded phrase.
+struct Unexcluded<'a> {
+    meant: &'a Meant,
+    cosine: Cosine<'a>,
+}
+
+impl VectorScore for Unexcluded<'_> {
+    fn exact(&self, packed: &[u8]) -> f32 {
+        match self.meant.excludes(&unpack(packed)) {
+            true => f32::NAN,
+            false => self.cosine.exact(packed),
+        }
+    }
+
+    fn rough(&self, head: &[i8; HEAD], norm: f32) -> f32 {
+        self.cosine.rough(head, norm)
+    }
 }
 
 /// The keyword ranking `keyword` and the semantic one fused by reciprocal

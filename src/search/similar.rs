@@ -21,9 +21,8 @@ use tantivy::{DocAddress, Index, Term};
 use super::Hit;
 use super::meaning::{self, Mode};
 use super::statistics::{Statistics, idf};
-use crate::embed::stored::cosine;
 use crate::error::Error;
-use crate::index::vectors::{BestByVector, Keep, document_vector};
+use crate::index::vectors::{BestByVector, Cosine, Keep, VectorFiles, document_vector};
 use crate::index::{Fields, OpenIndex, id_query};
 use crate::model::Record;
 
@@ -72,12 +71,14 @@ pub fn similar(
     let (top, cosines): (Vec<(f32, DocAddress)>, HashMap<DocAddress, f32>) = match (mode, &vector) {
         (Mode::Keyword, _) | (_, None) => (keyword, HashMap::new()),
         (_, Some(vector)) => {
-            let score = |bytes: &[u8]| cosine(vector, bytes);
+            let score = Cosine::new(vector);
             let keep = Keep::default();
+            let files = VectorFiles::of(&searcher);
             let scan = BestByVector {
                 score: &score,
                 keep: &keep,
                 limit: pool + 1,
+                files: &files,
             };
             let mut semantic = searcher.search(&AllQuery, &scan)?.0;
             semantic.retain(|&(_, a)| a != address);

@@ -209,7 +209,7 @@ impl Import<'_> {
             .map_err(|e| thread_failure(&mut writer, e))?;
         let inputs = index_inputs()?;
         let print = fingerprint(inputs.iter().map(|(n, b)| (n.as_str(), b.as_slice())));
-        commit(writer, &print)?;
+        commit(writer, &print, generation)?;
         report.elapsed = self.started.elapsed();
         Ok(report)
     }

@@ -1,0 +1,215 @@
+//! A segment's vectors as one flat file beside it
+//! (`vectors/<segment id>.i8` in the generation's folder), memory-mapped
+//! through the index's own directory: a scan reads them as arrays instead
+//! of looking each document's up in the bytes column's dictionary, which
+//! took seconds a million.
+//!
+//! The bytes column stays the record's vector of record (carried across
+//! schemas, healed with the index); the file is derived from it after every
+//! commit, and a segment without a well-formed file is scanned through the
+//! column instead (a read-only index, a damaged file).
+//!
+//! All little-endian: the magic `DMLVEC01`, `max_doc` and `DIMS` (u32
+//! each), then each document's norm (f32; 0 for no vector), then the first
+//! [`HEAD`] dimensions of every document's bytes, then the rest. The heads
+//! lie together so that a first pass over them reads a quarter of the
+//! file.
+
+use std::fs::{self, File};
+use std::io::{self, BufWriter, Write};
+use std::path::{Path, PathBuf};
+
+use rustc_hash::FxHashSet;
+use tantivy::directory::{Directory, OwnedBytes};
+use tantivy::index::SegmentId;
+use tantivy::{Searcher, SegmentReader};
+
+use crate::embed::DIMS;
+use crate::embed::stored::{HEAD, Packed};
+use crate::error::Error;
+
+const MAGIC: &[u8; 8] = b"DMLVEC01";
+const HEADER: usize = 16;
+const FOLDER: &str = "vectors";
+
+/// One segment's vectors, mapped.
+pub struct SegmentVectors {
+    bytes: OwnedBytes,
+    max_doc: usize,
+}
+
+impl SegmentVectors {
+    /// The file's bytes if they are a well-formed file of `max_doc`
+    /// documents.
+    fn parse(bytes: OwnedBytes, max_doc: u32) -> Option<SegmentVectors> {
+        let max_doc = max_doc as usize;
+        let header = bytes.as_slice().get(..HEADER)?;
+        let word = |at: usize| u32::from_le_bytes(header[at..at + 4].try_into().unwrap());
+        let whole = (&header[..8] == MAGIC
+            && word(8) as usize == max_doc
+            && word(12) as usize == DIMS
+            && bytes.len() == file_len(max_doc))
+        .then_some(SegmentVectors { bytes, max_doc });
+        whole
+    }
+
+    /// The norm of `doc`'s stored bytes; 0 when it has no vector.
+    pub fn norm(&self, doc: u32) -> f32 {
+        let at = HEADER + 4 * doc as usize;
+        f32::from_le_bytes(self.bytes.as_slice()[at..at + 4].try_into().unwrap())
+    }
+
+    /// The first [`HEAD`] dimensions of `doc`'s stored bytes.
+    pub fn head(&self, doc: u32) -> &[i8; HEAD] {
+        let at = HEADER + 4 * self.max_doc + HEAD * doc as usize;
+        as_i8(&self.bytes.as_slice()[at..at + HEAD])
+            .try_into()
+            .unwrap()
+    }
+
+    /// `doc`'s stored bytes whole.
+    pub fn row(&self, doc: u32) -> Packed {
+        let tail = DIMS - HEAD;
+        let at = HEADER + (4 + HEAD) * self.max_doc + tail * doc as usize;
+        let mut row = [0u8; DIMS];
+        row[..HEAD].copy_from_slice(bytemuck_u8(self.head(doc)));
+        row[HEAD..].copy_from_slice(&self.bytes.as_slice()[at..at + tail]);
+        row
+    }
+}
+
+fn as_i8(bytes: &[u8]) -> &[i8] {
+    // SAFETY: i8 and u8 have the same size, alignment and validity.
+    unsafe { std::slice::from_raw_parts(bytes.as_ptr().cast(), bytes.len()) }
+}
+
+fn bytemuck_u8(bytes: &[i8]) -> &[u8] {
+    // SAFETY: as in `as_i8`.
+    unsafe { std::slice::from_raw_parts(bytes.as_ptr().cast(), bytes.len()) }
+}
+
+fn file_len(max_doc: usize) -> usize {
+    HEADER + (4 + DIMS) * max_doc
+}
+
+fn file_name(segment: SegmentId) -> PathBuf {
+    Path::new(FOLDER).join(format!("{}.i8", segment.uuid_string()))
+}
+
+/// The vector files of a searcher's segments, by segment ordinal (`None`
+/// for a segment without a well-formed file).
+pub struct VectorFiles(Vec<Option<SegmentVectors>>);
+
+impl VectorFiles {
+    /// Maps each segment's file through the index's directory (whose maps
+    /// are shared by every reader of the process).
+    pub fn of(searcher: &Searcher) -> VectorFiles {
+        let directory = searcher.index().directory();
+        VectorFiles(
+            (searcher.segment_readers().iter())
+                .map(|reader| {
+                    let file = directory.open_read(&file_name(reader.segment_id())).ok()?;
+                    SegmentVectors::parse(file.read_bytes().ok()?, reader.max_doc())
+                })
+                .collect(),
+        )
+    }
+
+    pub fn segment(&self, ordinal: u32) -> Option<&SegmentVectors> {
+        self.0.get(ordinal as usize)?.as_ref()
+    }
+}
+
+/// Writes the file of every segment of the generation at `path` that has
+/// none (a failure, a read-only folder or a full disk, leaves scans on the
+/// column).
+pub fn write_missing(path: &Path, searcher: &Searcher) -> Result<(), Error> {
+    for reader in searcher.segment_readers() {
+        let file = path.join(file_name(reader.segment_id()));
+        if !file.exists() {
+            (fs::create_dir_all(path.join(FOLDER)))
+                .and_then(|()| write_segment(reader, &file))
+                .map_err(|e| Error::io(&file, e))?;
+        }
+    }
+    Ok(())
+}
+
+/// Removes the files of segments the generation at `path` no longer holds
+/// (merged away, or of a failed write): only its writer may, as a reader's
+/// segments may be older than the files.
+pub fn remove_stale(path: &Path, searcher: &Searcher) {
+    let wanted: FxHashSet<PathBuf> = (searcher.segment_readers().iter())
+        .map(|r| path.join(file_name(r.segment_id())))
+        .collect();
+    if let Ok(entries) = fs::read_dir(path.join(FOLDER)) {
+        for entry in entries.flatten() {
+            if !wanted.contains(&entry.path()) {
+                let _ = fs::remove_file(entry.path());
+            }
+        }
+    }
+}
+
+/// Whether every segment of the generation at `path` has its file.
+pub fn complete(path: &Path, searcher: &Searcher) -> bool {
+    (searcher.segment_readers().iter()).all(|r| path.join(file_name(r.segment_id())).exists())
+}
+
+/// One segment's file, written whole under another name and then renamed,
+/// so that a reader never maps half of one. The column's dictionary is
+/// read once, in order; each document's vector is put in place by its
+/// ordinal, in memory a segment at a time (what the file will hold).
+fn write_segment(reader: &SegmentReader, file: &Path) -> io::Result<()> {
+    let folder = file.parent().unwrap_or(Path::new("."));
+    let mut temporary = crate::fsutil::temporary_file().tempfile_in(folder)?;
+    fill(reader, temporary.as_file_mut())?;
+    temporary.persist(file).map_err(|e| e.error)?;
+    Ok(())
+}
+
+fn fill(reader: &SegmentReader, out: &mut File) -> io::Result<()> {
+    let max_doc = reader.max_doc() as usize;
+    let mut norms = vec![0f32; max_doc];
+    let mut heads = vec![0u8; HEAD * max_doc];
+    let mut tails = vec![0u8; (DIMS - HEAD) * max_doc];
+    let column = (reader.fast_fields().bytes("vector")).map_err(io::Error::other)?;
+    if let Some(column) = column {
+        let mut by_ordinal: Vec<(u64, u32)> = (0..max_doc as u32)
+            .filter_map(|doc| Some((column.term_ords(doc).next()?, doc)))
+            .collect();
+        by_ordinal.sort_unstable();
+        let mut next = by_ordinal.iter().peekable();
+        let mut stream = column.dictionary().stream()?;
+        while stream.advance() {
+            let ordinal = stream.term_ord();
+            while let Some(&&(_, doc)) = next.peek().filter(|(o, _)| *o == ordinal) {
+                next.next();
+                let bytes = stream.key();
+                if bytes.len() != DIMS {
+                    continue;
+                }
+                let doc = doc as usize;
+                norms[doc] = as_i8(bytes)
+                    .iter()
+                    .map(|&x| f32::from(x) * f32::from(x))
+                    .sum::<f32>()
+                    .sqrt();
+                heads[HEAD * doc..HEAD * (doc + 1)].copy_from_slice(&bytes[..HEAD]);
+                let tail = DIMS - HEAD;
+                tails[tail * doc..tail * (doc + 1)].copy_from_slice(&bytes[HEAD..]);
+            }
+        }
+    }
+    let mut out = BufWriter::new(out);
+    out.write_all(MAGIC)?;
+    out.write_all(&(max_doc as u32).to_le_bytes())?;
+    out.write_all(&(DIMS as u32).to_le_bytes())?;
+    for norm in &norms {
+        out.write_all(&norm.to_le_bytes())?;
+    }
+    out.write_all(&heads)?;
+    out.write_all(&tails)?;
+    out.into_inner().map_err(|e| e.into_error())?.sync_all()?;
+    Ok(())
+}

@@ -140,3 +140,48 @@ fn a_record_without_tags_is_like_the_works_that_mean_what_it_means() {
         .success();
     assert!(run.json_lines().iter().all(|h| h["semantic"].is_number()));
 }
+
+/// The vector folder of the index's current generation.
+fn vector_folder(fixture: &Fixture) -> std::path::PathBuf {
+    let generation = common::generations(&fixture.index()).pop().unwrap();
+    fixture.index().join(generation).join("vectors")
+}
+
+#[test]
+fn meaning_answers_alike_through_vector_files_without_them_and_with_damaged_ones() {
+    let fixture = Fixture::new();
+    fixture.import_snapshot(&common::inbox_stream());
+    let searches: [&[&str]; 3] = [
+        &["search", "--mode", "semantic", "--json", "-n", "30", NEED],
+        &["search", "--mode", "hybrid", "--json", "-n", "30", NEED],
+        &["inbox", "--json", "-n", "30"],
+    ];
+    let answers = |fixture: &Fixture| -> Vec<String> {
+        (searches.iter())
+            .map(|args| fixture.run(*args).success().stdout().to_string())
+            .collect()
+    };
+    let folder = vector_folder(&fixture);
+    let files: Vec<_> = std::fs::read_dir(&folder).unwrap().flatten().collect();
+    assert!(!files.is_empty(), "no vector file in {}", folder.display());
+    let through_files = answers(&fixture);
+    assert!(through_files[0].contains("fastermoe-2022"));
+
+    // A damaged file is left aside: the column answers.
+    for file in &files {
+        let bytes = std::fs::read(file.path()).unwrap();
+        std::fs::write(file.path(), &bytes[..bytes.len() / 2]).unwrap();
+    }
+    assert_eq!(answers(&fixture), through_files);
+
+    // A folder that cannot hold them (here, a file in its place): the
+    // column answers, and nothing fails.
+    std::fs::remove_dir_all(&folder).unwrap();
+    std::fs::write(&folder, "not a folder").unwrap();
+    assert_eq!(answers(&fixture), through_files);
+
+    // Gone, they are written again when the index is opened.
+    std::fs::remove_file(&folder).unwrap();
+    assert_eq!(answers(&fixture), through_files);
+    assert!(std::fs::read_dir(&folder).unwrap().next().is_some());
+}

@@ -110,7 +110,11 @@ mod tests {
         let head = Head::of(&query);
         let rough = |p: &Packed| {
             let stored: Vec<i8> = p[..HEAD].iter().map(|&b| b as i8).collect();
-            let norm = p.iter().map(|&b| f32::from(b as i8).powi(2)).sum::<f32>().sqrt();
+            let norm = p
+                .iter()
+                .map(|&b| f32::from(b as i8).powi(2))
+                .sum::<f32>()
+                .sqrt();
             head.cosine(stored.as_slice().try_into().unwrap(), norm)
         };
         assert!(cosine(&query, &near) > cosine(&query, &far));

@@ -162,7 +162,11 @@ impl Collector for BestByVector<'_> {
         })?;
         let mut best = Best::new(self.limit);
         best.scored = rough.scored;
-        for (_, doc) in rough.heap.into_iter().map(|Reverse((s, Reverse(d)))| (s, d)) {
+        for (_, doc) in rough
+            .heap
+            .into_iter()
+            .map(|Reverse((s, Reverse(d)))| (s, d))
+        {
             let score = self.score.exact(&file.row(doc));
             if !score.is_nan() {
                 best.offer(score, doc);

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use clap_complete::ArgValueCandidates;
 
-use crate::completion;
+use crate::completion::candidates as completion;
 use crate::model::{Collection, Kind};
 use crate::render::Citations;
 use crate::search::YearRange;

@@ -7,7 +7,7 @@ use tantivy::query::{BooleanQuery, Occur, Query, TermQuery};
 use tantivy::schema::IndexRecordOption;
 use tantivy::{DocAddress, Order, Searcher, Term};
 
-use super::plan::TWO_PHASE_MIN_DOCS;
+use super::compile::TWO_PHASE_MIN_DOCS;
 use crate::error::Error;
 use crate::index::Fields;
 use crate::model::Collection;

@@ -3,16 +3,13 @@
 //! matching exactly and, where ranking in two phases pays, once per part.
 
 use super::compile::{Compiled, Context, Expansion, Mode, compile, repair_spelling};
+
 use super::facets;
 use super::intent::{self, Intent};
 use super::query::{self, Node};
 use super::{Rewrites, SearchRequest};
 use crate::error::Error;
 use crate::index::analysis;
-
-/// Below this many documents every match is scored exactly: it is fast, and
-/// rankings are then exact by construction.
-pub const TWO_PHASE_MIN_DOCS: u64 = 20_000;
 
 pub struct Plan {
     /// The query as understood, before spelling repair (for `--explain`).

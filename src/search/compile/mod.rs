@@ -62,12 +62,16 @@ pub struct Context<'a> {
     pub boosts: Boosts,
 }
 
+/// Below this many documents every match is scored exactly: it is fast, and
+/// rankings are then exact by construction.
+pub const TWO_PHASE_MIN_DOCS: u64 = 20_000;
+
 impl Context<'_> {
     /// Whether the index is large enough (imported records beside the
     /// catalog) for a search to rank in two phases and for a clause that
     /// serves the catalog's few entries to cost more than it gives.
     pub fn large_index(&self) -> bool {
-        self.searcher.num_docs() >= crate::search::plan::TWO_PHASE_MIN_DOCS
+        self.searcher.num_docs() >= TWO_PHASE_MIN_DOCS
     }
 
     /// What query words can name as facets.

@@ -19,7 +19,7 @@ use tokio::sync::{Notify, OwnedSemaphorePermit, Semaphore};
 use tokio::time::Instant;
 use url::Url;
 
-use super::lookup::{Meaning, meaning};
+use super::status::{Meaning, meaning};
 
 mod probe;
 pub use probe::{Probe, ProbeMethod};
@@ -135,7 +135,7 @@ impl Default for HostPolicy {
 }
 
 /// A fetched page. Statuses 2xx, 404 and 410 arrive here (see
-/// [`super::lookup::meaning`]).
+/// [`super::status::meaning`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Response {
     pub status: u16,
@@ -546,7 +546,7 @@ impl HttpClient {
             }
         };
         let status = response.status().as_u16();
-        // What a status means is decided once, in `lookup::meaning`.
+        // What a status means is decided once, in `status::meaning`.
         let answered = matches!(meaning(status), Meaning::Answer | Meaning::Miss);
         let outcome = match meaning(status) {
             Meaning::Answer | Meaning::Miss => self.read_success(response, shown).await,

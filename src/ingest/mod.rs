@@ -14,6 +14,7 @@ mod progress;
 mod resolve;
 mod run;
 mod state;
+pub(crate) mod status;
 
 pub(crate) use config::IngestConfig;
 pub(crate) use run::ingest;

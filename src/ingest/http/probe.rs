@@ -11,7 +11,7 @@ use tokio::time::Instant;
 use url::Url;
 
 use super::{FetchError, HttpClient, Outcome, retry_after, status_reason};
-use crate::ingest::lookup::{Meaning, meaning};
+use crate::ingest::status::{Meaning, meaning};
 
 /// The request a probe sends.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

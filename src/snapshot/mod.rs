@@ -2,9 +2,11 @@
 //! importing it as the `arxiv` collection of the index.
 
 mod import;
+mod options;
 mod record;
 mod workers;
 
 pub(crate) use crate::index::entries_by_arxiv;
-pub use import::{ImportOptions, import_snapshot};
+pub use import::import_snapshot;
+pub use options::ImportOptions;
 pub use record::parse_line;

@@ -13,7 +13,7 @@ use std::time::Instant;
 
 use indicatif::ProgressBar;
 
-use super::import::{Import, ImportReport, is_gzipped};
+use super::options::{Import, ImportReport, is_gzipped};
 use super::record::parse_line;
 use crate::error::Error;
 use crate::index::{Fields, SeenWords};

@@ -38,6 +38,9 @@ use migrate::{Carried, carry_imported};
 
 /// Memory for the index writer: ample for the catalog.
 const WRITER_MEMORY: usize = 64 * 1024 * 1024;
+/// The store's zstd level: see `bench/RESULTS.md` (size and import time at
+/// a million records).
+const DOCSTORE_ZSTD_LEVEL: i32 = 3;
 /// Memory for bulk imports, shared by the writer's threads: keeps a million
 /// records under 2 GB of resident memory.
 const BULK_WRITER_MEMORY: usize = 768 * 1024 * 1024;
@@ -217,8 +220,13 @@ pub fn open_writer(path: &std::path::Path, bulk: bool) -> Result<IndexWriter, Er
     // Stored fields are compressed on the indexing threads: a compressor
     // thread per segment writer only adds switches and locks to cores that
     // the indexing threads already fill (1M import: 14.9 -> 13.5 s).
+    // zstd rather than lz4: abstracts are most of the store, and a third
+    // smaller; a search decompresses only the blocks of the hits it shows.
     let settings = tantivy::IndexSettings {
         docstore_compress_dedicated_thread: false,
+        docstore_compression: tantivy::store::Compressor::Zstd(tantivy::store::ZstdCompressor {
+            compression_level: Some(DOCSTORE_ZSTD_LEVEL),
+        }),
         ..Default::default()
     };
     let index = Index::builder()

@@ -70,6 +70,9 @@ pub enum Command {
     /// arXiv records not in the catalog, best candidates for the list first;
     /// accept or reject them
     Inbox(InboxArgs),
+    /// Serve search, show, similar, list and inbox as tools for agents
+    /// (Model Context Protocol on standard input and output)
+    Mcp,
     /// Print a shell completion script
     Completions {
         /// The shell to complete for

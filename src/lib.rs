@@ -21,6 +21,7 @@ pub mod index;
 pub mod ingest;
 pub mod locations;
 mod manual;
+mod mcp;
 pub mod model;
 pub mod predict;
 mod render;
@@ -126,6 +127,7 @@ fn execute(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> Result<i32, Er
         Command::Harvest(args) => commands::harvest::run(&locations, &args, err).map(|()| EXIT_OK),
         Command::Serve(args) => commands::serve::run(&locations, &args, out, err).map(|()| EXIT_OK),
         Command::Inbox(args) => commands::inbox::run(&locations, &args, style, out, err).map(found),
+        Command::Mcp => commands::mcp::run(&locations, out, err).map(|()| EXIT_OK),
         Command::Completions { shell } => {
             completion::write_registration(shell, out)?;
             Ok(EXIT_OK)

@@ -116,6 +116,10 @@ const EXAMPLES: &[(&str, &str)] = &[
     ),
     ("distml-search similar gpipe", "the works most like it"),
     (
+        "distml-search mcp",
+        "search, show, similar, list and inbox as tools for an agent's MCP client",
+    ),
+    (
         "source <(distml-search completions bash)",
         "completion of flags, entry ids, tags and sections",
     ),

@@ -55,22 +55,7 @@ fn run_list(
     err: &mut dyn Write,
 ) -> Result<bool, Error> {
     let since = args.since.as_deref().and_then(day_number);
-    let limit = args.limit.map_or(DEFAULT_LIMIT, |n| n as usize);
-    let cache = locations.load_cache()?;
-    let rejected = rejections(locations.catalog_dir().ok())?;
-    let (_, open, (found, total)) = read_healing(locations, err, |catalog, open| {
-        let learned = Learned::learn(catalog, &cache);
-        ranked(
-            catalog,
-            &learned,
-            &rejected,
-            open,
-            since,
-            limit,
-            &AtomicBool::new(false),
-        )
-    })?;
-    let collected = open.collection_size(Collection::Arxiv);
+    let (found, total, collected) = candidates(locations, args, err)?;
     let io = Error::output;
     for (rank, candidate) in found.iter().enumerate() {
         if args.json {
@@ -95,6 +80,32 @@ fn run_list(
         diagnostic::line(err, line);
     }
     Ok(!found.is_empty())
+}
+
+/// The best candidates `args` ask for, best first, how many candidates
+/// there are, and how many records the arxiv collection holds.
+pub fn candidates(
+    locations: &Locations,
+    args: &InboxArgs,
+    err: &mut dyn Write,
+) -> Result<(Vec<Candidate>, usize, u64), Error> {
+    let since = args.since.as_deref().and_then(day_number);
+    let limit = args.limit.map_or(DEFAULT_LIMIT, |n| n as usize);
+    let cache = locations.load_cache()?;
+    let rejected = rejections(locations.catalog_dir().ok())?;
+    let (_, open, (found, total)) = read_healing(locations, err, |catalog, open| {
+        let learned = Learned::learn(catalog, &cache);
+        ranked(
+            catalog,
+            &learned,
+            &rejected,
+            open,
+            since,
+            limit,
+            &AtomicBool::new(false),
+        )
+    })?;
+    Ok((found, total, open.collection_size(Collection::Arxiv)))
 }
 
 /// What the inbox learns of the catalog: which works are listed, and how

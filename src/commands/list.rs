@@ -22,6 +22,26 @@ pub fn run(
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> Result<bool, Error> {
+    let records = records(locations, args, err)?;
+    let format = args.output.format();
+    let text = match format.citations() {
+        Some(citations) => citations.of(&records),
+        None if format == Format::Json => records
+            .iter()
+            .map(|r| format!("{}\n", record_value(r)))
+            .collect(),
+        None => table_lines(&records, &style),
+    };
+    out.write_all(text.as_bytes()).map_err(Error::output)?;
+    Ok(!records.is_empty())
+}
+
+/// The catalog entries `args` ask for, in list order.
+pub fn records(
+    locations: &Locations,
+    args: &ListArgs,
+    err: &mut dyn Write,
+) -> Result<Vec<Record>, Error> {
     if args.filters.collection == CollectionArg::Arxiv {
         return Err(Error::Usage(
             "list shows catalog entries; find imported records with `search --collection arxiv`"
@@ -53,17 +73,7 @@ pub fn run(
     let mut records: Vec<_> = outcome.hits.into_iter().map(|h| h.record).collect();
     records.sort_by_key(|r| order(&r.id));
     records.truncate(args.output.limit_or(records.len()));
-    let format = args.output.format();
-    let text = match format.citations() {
-        Some(citations) => citations.of(&records),
-        None if format == Format::Json => records
-            .iter()
-            .map(|r| format!("{}\n", record_value(r)))
-            .collect(),
-        None => table_lines(&records, &style),
-    };
-    out.write_all(text.as_bytes()).map_err(Error::output)?;
-    Ok(!records.is_empty())
+    Ok(records)
 }
 
 /// Two lines an entry, id and title, then the byline under the title, all

@@ -8,6 +8,7 @@ pub mod import;
 pub mod inbox;
 pub mod index;
 pub mod list;
+pub mod mcp;
 pub mod search;
 pub mod serve;
 pub mod show;

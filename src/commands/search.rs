@@ -27,25 +27,8 @@ pub fn run(
     err: &mut dyn Write,
 ) -> Result<bool, Error> {
     let query = args.query.join(" ");
-    let filters = filters(&args.filters);
-    // Filter flags alone list their matches, as filters alone in a query do.
-    if query.trim().is_empty() && filters.is_empty() {
-        return Err(Error::Query("the query has no words to search for".into()));
-    }
-    let request = SearchRequest {
-        query: &query,
-        filters,
-        limit: args.output.limit_or(DEFAULT_LIMIT),
-        explain: args.explain.map(|style| match style {
-            crate::cli::ExplainArg::Readable => crate::search::ExplainStyle::Readable,
-            crate::cli::ExplainArg::Raw => crate::search::ExplainStyle::Raw,
-        }),
-        exhaustive: args.exhaustive,
-        mode: args.mode.into(),
-    };
-    let (catalog, open, outcome) = super::read_healing(locations, err, |catalog, open| {
-        search_catalog(locations, catalog, open, &request)
-    })?;
+    let request = request(&query, args)?;
+    let (catalog, open, outcome) = searched(locations, &request, err)?;
     let format = args.output.format();
     report_rewrites(&outcome, args.explain.is_some(), format, err);
     print_hits(&outcome.hits, format, style, out)?;
@@ -72,6 +55,37 @@ pub fn run(
     Ok(!outcome.hits.is_empty())
 }
 
+/// The search `args` ask for, of `query` (their words joined).
+pub fn request<'q>(query: &'q str, args: &SearchArgs) -> Result<SearchRequest<'q>, Error> {
+    let filters = filters(&args.filters);
+    // Filter flags alone list their matches, as filters alone in a query do.
+    if query.trim().is_empty() && filters.is_empty() {
+        return Err(Error::Query("the query has no words to search for".into()));
+    }
+    Ok(SearchRequest {
+        query,
+        filters,
+        limit: args.output.limit_or(DEFAULT_LIMIT),
+        explain: args.explain.map(|style| match style {
+            crate::cli::ExplainArg::Readable => crate::search::ExplainStyle::Readable,
+            crate::cli::ExplainArg::Raw => crate::search::ExplainStyle::Raw,
+        }),
+        exhaustive: args.exhaustive,
+        mode: args.mode.into(),
+    })
+}
+
+/// `request` run on the ready index (healed once if found damaged).
+pub fn searched(
+    locations: &Locations,
+    request: &SearchRequest<'_>,
+    err: &mut dyn Write,
+) -> Result<(Catalog, OpenIndex, SearchOutcome), Error> {
+    super::read_healing(locations, err, |catalog, open| {
+        search_catalog(locations, catalog, open, request)
+    })
+}
+
 pub fn run_similar(
     locations: &Locations,
     args: &SimilarArgs,
@@ -79,6 +93,17 @@ pub fn run_similar(
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> Result<bool, Error> {
+    let hits = similar_hits(locations, args, err)?;
+    print_hits(&hits, args.output.format(), style, out)?;
+    Ok(!hits.is_empty())
+}
+
+/// The works most like the one `args` name, best first.
+pub fn similar_hits(
+    locations: &Locations,
+    args: &SimilarArgs,
+    err: &mut dyn Write,
+) -> Result<Vec<Hit>, Error> {
     // Only an identifier needs the cache (for ids that lookups found).
     let cache = if args.id.contains(':') {
         locations.load_cache()?
@@ -94,9 +119,7 @@ pub fn run_similar(
             args.mode.map(Into::into),
         )
     })?;
-    let format = args.output.format();
-    print_hits(&hits, format, style, out)?;
-    Ok(!hits.is_empty())
+    Ok(hits)
 }
 
 /// The id of the work `id` names (an id, `arxiv:ID` or `doi:DOI`) in the

@@ -23,13 +23,16 @@ pub fn run(
     style: Style,
     out: &mut dyn Write,
 ) -> Result<(), Error> {
+    let format = args.format();
+    if format == Format::Json {
+        let text = format!("{:#}\n", json_of(locations, &args.id)?);
+        return out.write_all(text.as_bytes()).map_err(Error::output);
+    }
     let catalog = load_valid_catalog(locations, false)?;
     let cache = locations.load_cache()?;
     let shown = find(&catalog, &cache, &args.id, |id| indexed(locations, id))?;
-    let format = args.format();
     let text = match (&shown, format.citations()) {
         (shown, Some(citations)) => citations.of([shown.record()]),
-        (shown, None) if format == Format::Json => format!("{:#}\n", json_value(shown)),
         (Shown::Entry(entry, record, cached), None) => text_view(entry, record, *cached, &style),
         (Shown::Imported(record), None) => imported_view(record, &style),
     };
@@ -79,6 +82,14 @@ pub fn find<'c>(
         record.predicted = indexed(&entry.id)?.map_or_else(Vec::new, |r| r.predicted);
     }
     Ok(Shown::Entry(entry, record, cached))
+}
+
+/// `show --json`'s object for the work `id` names.
+pub fn json_of(locations: &Locations, id: &str) -> Result<serde_json::Value, Error> {
+    let catalog = load_valid_catalog(locations, false)?;
+    let cache = locations.load_cache()?;
+    let shown = find(&catalog, &cache, id, |id| indexed(locations, id))?;
+    Ok(json_value(&shown))
 }
 
 /// `show --json`'s object.

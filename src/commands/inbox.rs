@@ -164,7 +164,7 @@ pub fn ranked(
         rejected_heads: rejected_vectors.iter().map(Head::of).collect(),
         stop,
     };
-    let files = VectorFiles::of(&searcher);
+    let files = VectorFiles::of(&open.path, &searcher);
     let query = exact_query(fields.collection, Collection::Arxiv.as_str());
     // Room for a few listed by DOI or title among the best.
     let mut fetched = limit + 8;

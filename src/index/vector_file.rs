@@ -1,6 +1,7 @@
 //! A segment's vectors as one flat file beside it
 //! (`vectors/<segment id>.i8` in the generation's folder), memory-mapped
-//! through the index's own directory: a scan reads them as arrays instead
+//! (the maps of the latest generation read are kept for the process's
+//! next scans, as a server makes them): a scan reads them as arrays instead
 //! of looking each document's up in the bytes column's dictionary, which
 //! took seconds a million.
 //!
@@ -19,8 +20,10 @@ use std::fs::{self, File};
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 
-use rustc_hash::FxHashSet;
-use tantivy::directory::{Directory, OwnedBytes};
+use std::sync::{Arc, Mutex};
+
+use memmap2::Mmap;
+use rustc_hash::{FxHashMap, FxHashSet};
 use tantivy::index::SegmentId;
 use tantivy::{Searcher, SegmentReader};
 
@@ -34,16 +37,16 @@ const FOLDER: &str = "vectors";
 
 /// One segment's vectors, mapped.
 pub struct SegmentVectors {
-    bytes: OwnedBytes,
+    bytes: Arc<Mmap>,
     max_doc: usize,
 }
 
 impl SegmentVectors {
     /// The file's bytes if they are a well-formed file of `max_doc`
     /// documents.
-    fn parse(bytes: OwnedBytes, max_doc: u32) -> Option<SegmentVectors> {
+    fn parse(bytes: Arc<Mmap>, max_doc: u32) -> Option<SegmentVectors> {
         let max_doc = max_doc as usize;
-        let header = bytes.as_slice().get(..HEADER)?;
+        let header = bytes.get(..HEADER)?;
         let word = |at: usize| u32::from_le_bytes(header[at..at + 4].try_into().unwrap());
         let whole = (&header[..8] == MAGIC
             && word(8) as usize == max_doc
@@ -56,15 +59,13 @@ impl SegmentVectors {
     /// The norm of `doc`'s stored bytes; 0 when it has no vector.
     pub fn norm(&self, doc: u32) -> f32 {
         let at = HEADER + 4 * doc as usize;
-        f32::from_le_bytes(self.bytes.as_slice()[at..at + 4].try_into().unwrap())
+        f32::from_le_bytes(self.bytes[at..at + 4].try_into().unwrap())
     }
 
     /// The first [`HEAD`] dimensions of `doc`'s stored bytes.
     pub fn head(&self, doc: u32) -> &[i8; HEAD] {
         let at = HEADER + 4 * self.max_doc + HEAD * doc as usize;
-        as_i8(&self.bytes.as_slice()[at..at + HEAD])
-            .try_into()
-            .unwrap()
+        as_i8(&self.bytes[at..at + HEAD]).try_into().unwrap()
     }
 
     /// `doc`'s stored bytes whole.
@@ -73,7 +74,7 @@ impl SegmentVectors {
         let at = HEADER + (4 + HEAD) * self.max_doc + tail * doc as usize;
         let mut row = [0u8; DIMS];
         row[..HEAD].copy_from_slice(bytemuck_u8(self.head(doc)));
-        row[HEAD..].copy_from_slice(&self.bytes.as_slice()[at..at + tail]);
+        row[HEAD..].copy_from_slice(&self.bytes[at..at + tail]);
         row
     }
 }
@@ -96,20 +97,40 @@ fn file_name(segment: SegmentId) -> PathBuf {
     Path::new(FOLDER).join(format!("{}.i8", segment.uuid_string()))
 }
 
+/// The maps of the generation last scanned, by file name.
+static MAPS: Mutex<(PathBuf, FxHashMap<PathBuf, Arc<Mmap>>)> = Mutex::new((
+    PathBuf::new(),
+    FxHashMap::with_hasher(rustc_hash::FxBuildHasher),
+));
+
 /// The vector files of a searcher's segments, by segment ordinal (`None`
 /// for a segment without a well-formed file).
 pub struct VectorFiles(Vec<Option<SegmentVectors>>);
 
 impl VectorFiles {
-    /// Maps each segment's file through the index's directory (whose maps
-    /// are shared by every reader of the process).
-    pub fn of(searcher: &Searcher) -> VectorFiles {
-        let directory = searcher.index().directory();
+    /// Maps the file of each segment of `searcher`, a reader of the
+    /// generation at `path`.
+    pub fn of(path: &Path, searcher: &Searcher) -> VectorFiles {
+        let mut maps = MAPS.lock().unwrap_or_else(|e| e.into_inner());
+        if maps.0 != path {
+            *maps = (path.to_path_buf(), FxHashMap::default());
+        }
         VectorFiles(
             (searcher.segment_readers().iter())
                 .map(|reader| {
-                    let file = directory.open_read(&file_name(reader.segment_id())).ok()?;
-                    SegmentVectors::parse(file.read_bytes().ok()?, reader.max_doc())
+                    let name = file_name(reader.segment_id());
+                    let map = match maps.1.get(&name) {
+                        Some(map) => Arc::clone(map),
+                        None => {
+                            let file = File::open(path.join(&name)).ok()?;
+                            // SAFETY: a vector file is written whole under
+                            // another name and renamed, never changed.
+                            let map = Arc::new(unsafe { Mmap::map(&file) }.ok()?);
+                            maps.1.insert(name, Arc::clone(&map));
+                            map
+                        }
+                    };
+                    SegmentVectors::parse(map, reader.max_doc())
                 })
                 .collect(),
         )
@@ -212,4 +233,35 @@ fn fill(reader: &SegmentReader, out: &mut File) -> io::Result<()> {
     out.write_all(&tails)?;
     out.into_inner().map_err(|e| e.into_error())?.sync_all()?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::index::vectors::document_vector;
+    use crate::index::{IndexDir, rebuild};
+    use crate::model::metadata::Cache;
+
+    #[test]
+    fn a_built_index_has_a_file_for_each_segment_that_holds_the_column() {
+        let root = tempfile::tempdir().unwrap();
+        let catalog_dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("catalog");
+        let (catalog, _) = crate::catalog::load_dir(&catalog_dir).unwrap();
+        let dir = IndexDir::new(root.path());
+        let lock = dir.try_lock().unwrap().unwrap();
+        rebuild(&dir, &lock, &catalog, &Cache::default(), "test").unwrap();
+        let open = dir.open().unwrap().unwrap();
+        let searcher = open.reader.searcher();
+        let files = VectorFiles::of(&open.path, &searcher);
+        for (ordinal, reader) in searcher.segment_readers().iter().enumerate() {
+            let file = files.segment(ordinal as u32).expect("a vector file");
+            for doc in 0..reader.max_doc() {
+                let address = tantivy::DocAddress::new(ordinal as u32, doc);
+                let column = document_vector(&searcher, address).unwrap().unwrap();
+                let row = crate::embed::stored::unpack(&file.row(doc));
+                assert_eq!(row, column, "document {doc}");
+                assert!(file.norm(doc) > 0.0);
+            }
+        }
+    }
 }

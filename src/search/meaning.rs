@@ -141,7 +141,7 @@ pub fn nearest(
         cosine: Cosine::new(&meant.query),
     };
     let keep = Keep::default();
-    let files = VectorFiles::of(cx.searcher);
+    let files = VectorFiles::of(cx.generation, cx.searcher);
     let scan = BestByVector {
         score: &score,
         keep: &keep,

@@ -187,6 +187,7 @@ fn search_then<C: tantivy::collector::Collector>(
     let statistics = statistics::Statistics::new(&searcher, &fields)?;
     let cx = Context {
         searcher: &searcher,
+        generation: &open.path,
         statistics: &statistics,
         fields: &fields,
         synonyms: &synonyms,

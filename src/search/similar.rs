@@ -73,7 +73,7 @@ pub fn similar(
         (_, Some(vector)) => {
             let score = Cosine::new(vector);
             let keep = Keep::default();
-            let files = VectorFiles::of(&searcher);
+            let files = VectorFiles::of(&open.path, &searcher);
             let scan = BestByVector {
                 score: &score,
                 keep: &keep,

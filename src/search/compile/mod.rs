@@ -35,6 +35,9 @@ type Q = Box<dyn Query>;
 /// What a compilation reads: the index, the vocabulary and the weights.
 pub struct Context<'a> {
     pub searcher: &'a Searcher,
+    /// The generation's folder, where its vector files are (see
+    /// `index::vector_file`).
+    pub generation: &'a std::path::Path,
     /// What scores (see `statistics`): every scored search goes through it.
     pub statistics: &'a crate::search::statistics::Statistics,
     pub fields: &'a Fields,

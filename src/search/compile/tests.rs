@@ -80,6 +80,7 @@ fn with_context(f: &Fixture, check: impl FnOnce(&Context<'_>, &Searcher)) {
     let statistics = crate::search::statistics::Statistics::new(&searcher, &f.fields).unwrap();
     let cx = Context {
         searcher: &searcher,
+        generation: std::path::Path::new(""),
         statistics: &statistics,
         fields: &f.fields,
         synonyms: &synonyms,

@@ -138,3 +138,65 @@ pub(in crate::search) fn wanted_words(node: &Node, each: &mut impl FnMut(&str)) 
         _ => {}
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::query;
+
+    fn intent(text: &str) -> Vec<Intent> {
+        of(&query::parse(text).unwrap().root)
+    }
+
+    #[test]
+    fn training_or_serving_words_tell_the_side_and_both_tell_none() {
+        assert_eq!(
+            intent("fine-tune a 65B model on PCIe GPUs"),
+            [Intent::Training]
+        );
+        assert_eq!(intent("Pre-training MoE"), [Intent::Training]);
+        assert_eq!(intent("serve a 100B transformer"), [Intent::Serving]);
+        assert_eq!(intent("LLM inference on TPU v4"), [Intent::Serving]);
+        assert_eq!(
+            intent("make each generated token come out faster"),
+            [Intent::Serving]
+        );
+        assert_eq!(intent("training and inference of MoE"), []);
+        assert_eq!(intent("serve pretrained models"), [Intent::Serving]);
+        assert_eq!(intent("pipeline parallelism"), []);
+        assert_eq!(
+            intent("offloading -inference"),
+            [],
+            "a negated word asks nothing"
+        );
+    }
+
+    #[test]
+    fn library_words_or_open_source_ask_for_code() {
+        assert_eq!(
+            intent("open-source MoE training library"),
+            [Intent::Training, Intent::Code]
+        );
+        assert_eq!(
+            intent("an open source inference engine"),
+            [Intent::Serving, Intent::Code]
+        );
+        assert_eq!(intent("Frameworks for expert parallelism"), [Intent::Code]);
+        assert_eq!(intent("source code of open models"), []);
+        assert_eq!(intent("expert parallelism -library"), []);
+    }
+
+    #[test]
+    fn overview_words_ask_for_a_survey() {
+        assert_eq!(
+            intent("overview of how deep learning is parallelized"),
+            [Intent::Survey]
+        );
+        assert_eq!(
+            intent("a survey of MoE training"),
+            [Intent::Training, Intent::Survey]
+        );
+        assert_eq!(intent("auto parallelism -survey"), []);
+        assert_eq!(intent("pipeline parallelism"), []);
+    }
+}

@@ -11,11 +11,11 @@ use crate::diagnostic;
 use crate::error::Error;
 use crate::health::{
     self,
-    apply::{Fix, apply},
+    apply::{Fix, planned},
 };
 use crate::ident::arxiv_from_url;
 use crate::locations::{CatalogSource, Locations};
-use crate::model::metadata::{FoundBy, IdKind, Identifier};
+use crate::model::metadata::{Cache, FoundBy, IdKind, Identifier};
 use crate::render::text::{count, inert};
 
 /// Returns whether the catalog is free of problems.
@@ -173,7 +173,7 @@ fn apply_fixes(
     if fixes.is_empty() {
         return Ok(vec![false; findings.len()]);
     }
-    apply(dir, &fixes)?;
+    let mut writes = planned(dir, &fixes)?;
     // A published version's url no longer carries the arXiv id: keep it.
     let mut kept = false;
     for (entry, fix) in &fixes {
@@ -196,8 +196,11 @@ fn apply_fixes(
         }
     }
     if kept && let Some(dir) = cache_dir {
-        metadata.save(dir)?;
+        writes.push((Cache::path(dir), metadata.to_json()));
     }
+    // The section files and metadata.json at once: a full disk fails
+    // before any of them changes.
+    crate::fsutil::write_all_atomic(&writes)?;
     let mut files: Vec<String> = fixes
         .iter()
         .map(|(e, _)| e.origin.entry.file.display().to_string())

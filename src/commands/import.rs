@@ -427,6 +427,14 @@ fn run_snapshot(
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> Result<(), Error> {
+    let cache_dir = locations.metadata_dir();
+    // The import merges what the snapshot says of catalog entries into
+    // metadata.json: the catalog's lock is held from reading it to writing
+    // it, taken before the index's as every writer does.
+    let _lock = match &cache_dir {
+        Some(dir) => Some(super::lock_for_writing(dir, err)?),
+        None => None,
+    };
     let catalog = super::load_valid_catalog(locations, false)?;
     let mut cache = locations.load_cache()?;
     let dir = IndexDir::new(&locations.index);
@@ -437,7 +445,6 @@ fn run_snapshot(
         allow_empty: args.allow_empty,
         kept: Some(Box::new(crate::harvest::Store::new(&locations.index))),
     };
-    let cache_dir = locations.metadata_dir();
     let report = import_snapshot(
         &dir,
         &catalog,

@@ -16,7 +16,7 @@ use crate::health::{
 use crate::ident::arxiv_from_url;
 use crate::locations::{CatalogSource, Locations};
 use crate::model::metadata::{Cache, FoundBy, IdKind, Identifier};
-use crate::render::text::{count, inert};
+use crate::render::text::{count, inert, inert_json};
 
 /// Returns whether the catalog is free of problems.
 pub fn run(locations: &Locations, out: &mut dyn Write, err: &mut dyn Write) -> Result<bool, Error> {
@@ -230,6 +230,7 @@ fn print_findings(
     for finding in findings {
         if json {
             let line = serde_json::to_string(finding).map_err(std::io::Error::other)?;
+            let line = inert_json(line);
             writeln!(out, "{line}")?;
             continue;
         }
@@ -249,9 +250,12 @@ fn summary(catalog: &Catalog, name: &str, out: &mut dyn Write) -> std::io::Resul
         .iter()
         .filter(|e| e.kind == Kind::Paper)
         .count();
+    // The catalog's names, made inert: `check` accepts a catalog that it
+    // only warns of (a control character in a section's name).
     writeln!(
         out,
-        "{name}: ok: {} ({}, {}) in {}, {}",
+        "{}: ok: {} ({}, {}) in {}, {}",
+        inert(name),
         count(catalog.entries.len(), "entry", "entries"),
         count(papers, "paper", "papers"),
         count(catalog.entries.len() - papers, "project", "projects"),
@@ -260,7 +264,7 @@ fn summary(catalog: &Catalog, name: &str, out: &mut dyn Write) -> std::io::Resul
     )?;
     writeln!(out)?;
     for (section, entries) in catalog.sections_with_entries() {
-        writeln!(out, "  {:<34} {:>3}", section.name, entries.len())?;
+        writeln!(out, "  {:<34} {:>3}", inert(&section.name), entries.len())?;
     }
     let mut uses: BTreeMap<&str, usize> = catalog
         .vocabulary
@@ -279,7 +283,7 @@ fn summary(catalog: &Catalog, name: &str, out: &mut dyn Write) -> std::io::Resul
         .take(12)
         .map(|(t, n)| format!("{t} {n}"))
         .collect();
-    writeln!(out, "  most used primary tags: {}", top.join(", "))?;
+    writeln!(out, "  most used primary tags: {}", inert(&top.join(", ")))?;
     // A tag only some work uses is still in use.
     let used: std::collections::HashSet<&str> = catalog
         .entries
@@ -296,7 +300,7 @@ fn summary(catalog: &Catalog, name: &str, out: &mut dyn Write) -> std::io::Resul
         .map(|(t, _)| *t)
         .collect();
     if !unused.is_empty() {
-        writeln!(out, "  unused tags: {}", unused.join(", "))?;
+        writeln!(out, "  unused tags: {}", inert(&unused.join(", ")))?;
     }
     Ok(())
 }

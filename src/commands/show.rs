@@ -15,7 +15,7 @@ use crate::model::metadata::{Cache, CachedEntry, Candidate, FoundBy, Identifier}
 use crate::model::{ARXIV_ID_PREFIX, Record};
 use crate::render::Style;
 use crate::render::json::{predicted_value, record_value};
-use crate::render::text::{inert, wrap, wrap_words};
+use crate::render::text::{inert, inert_json, wrap, wrap_words};
 
 pub fn run(
     locations: &Locations,
@@ -29,7 +29,7 @@ pub fn run(
     let format = args.format();
     let text = match (&shown, format.citations()) {
         (shown, Some(citations)) => citations.of([shown.record()]),
-        (shown, None) if format == Format::Json => format!("{:#}\n", json_value(shown)),
+        (shown, None) if format == Format::Json => inert_json(format!("{:#}\n", json_value(shown))),
         (Shown::Entry(entry, record, cached), None) => text_view(entry, record, *cached, &style),
         (Shown::Imported(record), None) => imported_view(record, &style),
     };

@@ -298,7 +298,9 @@ fn metadata_writers_wait_for_the_catalogs_lock() {
         .port();
     let services = format!("http://127.0.0.1:{refused}");
     let writers = [
-        fixture.cmd().args(["import", "--arxiv-snapshot", "stream.jsonl"]),
+        fixture
+            .cmd()
+            .args(["import", "--arxiv-snapshot", "stream.jsonl"]),
         fixture
             .cmd()
             .env_remove("DISTML_OFFLINE")

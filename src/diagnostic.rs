@@ -43,8 +43,19 @@ pub fn note(err: &mut dyn Write, message: impl Display) {
 }
 
 /// A line of a command's report on standard error (what was searched, how
-/// many results were left out), written as the command formatted it.
+/// many results were left out), as the command formatted it but inert
+/// (it may quote a catalog's names or a server's words), its indentation
+/// kept.
 pub fn line(err: &mut dyn Write, text: impl Display) {
+    let text = text.to_string();
+    let body = text.trim_start_matches(' ');
+    let indent = &text[..text.len() - body.len()];
+    let _ = writeln!(err, "{indent}{}", inert(body));
+}
+
+/// A line painted by the command (colour codes around its own words and
+/// counts, made inert before painting), written as it is.
+pub fn painted_line(err: &mut dyn Write, text: impl Display) {
     let _ = writeln!(err, "{text}");
 }
 
@@ -175,5 +186,15 @@ mod tests {
             }
         }
         note(&mut Closed, "nobody reads this");
+    }
+
+    #[test]
+    fn report_lines_are_inert_and_keep_their_indentation() {
+        let mut err = Vec::new();
+        line(&mut err, "  failed x: \u{1b}[2J\u{202E}gone\nnext");
+        assert_eq!(
+            String::from_utf8(err).unwrap(),
+            "  failed x: \u{FFFD}[2J\u{FFFD}gone next\n"
+        );
     }
 }

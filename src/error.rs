@@ -69,6 +69,41 @@ impl Error {
         )
     }
 
+    /// Whether a write failed for want of space (ENOSPC, or a quota),
+    /// wherever the I/O error sits: tantivy keeps some only as text.
+    pub fn is_disk_full(&self) -> bool {
+        let full = |e: &std::io::Error| {
+            matches!(
+                e.kind(),
+                std::io::ErrorKind::StorageFull | std::io::ErrorKind::QuotaExceeded
+            )
+        };
+        let mut cause: Option<&(dyn std::error::Error + 'static)> = Some(self);
+        while let Some(e) = cause {
+            if e.downcast_ref::<std::io::Error>().is_some_and(full) {
+                return true;
+            }
+            cause = e.source();
+        }
+        let text = self.to_string();
+        ["(os error 28)", "(os error 122)"]
+            .iter()
+            .any(|code| text.contains(code))
+    }
+
+    /// The error as the user is told it: a full disk says so first, and
+    /// what to do (tantivy's own errors name no file: they are the index's).
+    pub fn explained(&self) -> String {
+        let whose = match self {
+            Error::Tantivy(_) => "the index's disk",
+            _ => "the disk",
+        };
+        match self.is_disk_full() {
+            true => format!("{whose} is full ({self}); free some space and run the command again"),
+            false => self.to_string(),
+        }
+    }
+
     /// A reader that went away (`| head`) is not an error.
     pub fn is_broken_pipe(&self) -> bool {
         let io = match self {
@@ -76,5 +111,33 @@ impl Error {
             _ => return false,
         };
         io.kind() == std::io::ErrorKind::BrokenPipe
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_full_disk_is_said_wherever_its_error_sits() {
+        let io = Error::io("catalog/x.toml", std::io::Error::from_raw_os_error(28));
+        assert!(io.is_disk_full());
+        assert!(
+            io.explained()
+                .starts_with("the disk is full (catalog/x.toml: "),
+            "{}",
+            io.explained()
+        );
+        // tantivy's indexing thread keeps only the text of its I/O error.
+        let text = std::io::Error::from_raw_os_error(28).to_string();
+        let tantivy = Error::Tantivy(tantivy::TantivyError::InternalError(text));
+        assert!(
+            tantivy
+                .explained()
+                .starts_with("the index's disk is full (")
+        );
+        let other = Error::io("x", std::io::Error::from_raw_os_error(13));
+        assert!(!other.is_disk_full());
+        assert_eq!(other.explained(), other.to_string());
     }
 }

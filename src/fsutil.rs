@@ -8,6 +8,30 @@ use crate::error::Error;
 /// Writes `bytes` to a temporary file beside `path`, syncs it, then renames it
 /// over `path`: readers see the old file or the new one, never half of one.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), Error> {
+    staged(path, bytes)?
+        .persist(path)
+        .map_err(|e| Error::io(path, e.error))?;
+    Ok(())
+}
+
+/// Writes several files as [`write_atomic`] does, in order, but only once
+/// every one of them is written and synced beside its place: a full disk
+/// fails before any file is replaced, so that the files never disagree
+/// (an entry in its section file without its metadata, half an import).
+pub fn write_all_atomic<P: AsRef<Path>, B: AsRef<[u8]>>(files: &[(P, B)]) -> Result<(), Error> {
+    let mut ready = Vec::with_capacity(files.len());
+    for (path, bytes) in files {
+        ready.push((path.as_ref(), staged(path.as_ref(), bytes.as_ref())?));
+    }
+    // Renames only: a full disk has failed the writes above, if any.
+    for (path, tmp) in ready {
+        tmp.persist(path).map_err(|e| Error::io(path, e.error))?;
+    }
+    Ok(())
+}
+
+/// `bytes` in a synced temporary file beside `path`, removed if dropped.
+fn staged(path: &Path, bytes: &[u8]) -> Result<tempfile::NamedTempFile, Error> {
     let dir = path
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
@@ -24,8 +48,7 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), Error> {
     }
     tmp.write_all(bytes).map_err(|e| Error::io(path, e))?;
     tmp.as_file().sync_all().map_err(|e| Error::io(path, e))?;
-    tmp.persist(path).map_err(|e| Error::io(path, e.error))?;
-    Ok(())
+    Ok(tmp)
 }
 
 /// The lock file `name` in `dir` (both made if missing), open to be locked

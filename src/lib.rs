@@ -79,7 +79,7 @@ pub fn run(args: impl IntoIterator<Item = impl Into<OsString> + Clone>) -> i32 {
         Ok(Ok(code)) => code,
         Ok(Err(e)) if e.is_broken_pipe() => EXIT_OK,
         Ok(Err(e)) => {
-            diagnostic::error(&mut err, e);
+            diagnostic::error(&mut err, e.explained());
             EXIT_ERROR
         }
         Err(panic) => {

@@ -281,3 +281,56 @@ fn an_import_says_added_only_once_written() {
         .code(2)
         .stdout_lacks("added");
 }
+
+/// The writers of `metadata.json` beside the catalog's files take the
+/// catalog's lock too: while another command holds it, a snapshot import
+/// (which merges what it says of catalog entries) and a fetching `index`
+/// wait, saying so, and run once it is released.
+#[test]
+fn metadata_writers_wait_for_the_catalogs_lock() {
+    use std::io::BufRead;
+    let fixture = Fixture::new();
+    beside(&fixture, "stream.jsonl", &common::inbox_stream().join("\n"));
+    let refused = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let services = format!("http://127.0.0.1:{refused}");
+    let writers = [
+        fixture
+            .cmd()
+            .args(["import", "--arxiv-snapshot", "stream.jsonl"]),
+        fixture
+            .cmd()
+            .env_remove("DISTML_OFFLINE")
+            .env("DISTML_ARXIV_API", format!("{services}/arxiv"))
+            .env("DISTML_CROSSREF_API", format!("{services}/crossref"))
+            .env("DISTML_OPENALEX_API", format!("{services}/openalex"))
+            .env("DISTML_ARXIV_DELAY_MS", "0")
+            .arg("index"),
+    ];
+    for writer in writers {
+        let held = std::fs::File::create(fixture.catalog().join(".lock")).unwrap();
+        held.lock().unwrap();
+        let mut child = writer
+            .into_command()
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut stderr = std::io::BufReader::new(child.stderr.take().unwrap());
+        let mut line = String::new();
+        stderr.read_line(&mut line).unwrap();
+        assert!(
+            line.contains("another command is writing the catalog; waiting"),
+            "did not wait for the lock: {line:?}"
+        );
+        assert!(child.try_wait().unwrap().is_none(), "ended holding nothing");
+        drop(held);
+        let mut rest = String::new();
+        std::io::Read::read_to_string(&mut stderr, &mut rest).unwrap();
+        assert!(child.wait().unwrap().success(), "{rest}");
+    }
+    check_accepts(&fixture);
+}

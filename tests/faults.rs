@@ -373,3 +373,138 @@ fn bibtex_keeps_no_bidi_override() {
         run.stdout()
     );
 }
+
+/// The section's name as the hostile catalog below has it.
+const HOSTILE_SECTION: &str = "Invented \u{1b}]0;pwned\u{7} \u{202e}Systems";
+
+/// A catalog whose section name, a venue, a title and a tag's first alias
+/// hold escape sequences (OSC, CSI, C1) and a bidirectional override.
+fn hostile_names() -> Fixture {
+    let tags = common::TAGS.replace(
+        "aliases = [\"1F1B\",",
+        "aliases = [\"\\u001b[2J1F1B\\u202e\",",
+    );
+    let invented = common::INVENTED
+        .replace(
+            "name = \"Invented Systems\"",
+            "name = \"Invented \\u001b]0;pwned\\u0007 \\u202eSystems\"",
+        )
+        .replace("venue = \"FICT\"", "venue = \"FICT\\u009b2J\"")
+        .replace(
+            "title = \"Gizmo: A Make-Believe Trainer\"",
+            "title = \"Gizmo: \\u001b[31mA Make-Believe\\u202e Trainer\"",
+        );
+    Fixture::with_files(&[("tags.toml", &tags), ("invented-systems.toml", &invented)])
+}
+
+#[test]
+fn hostile_names_are_inert_in_stats_check_lists_json_and_summaries() {
+    let fixture = hostile_names();
+    let commands: [&[&str]; 10] = [
+        &["stats"],
+        &["stats", "--json"],
+        &["check"],
+        &["list", "--json"],
+        &["show", "--json", "gizmo"],
+        &["search", "--json", "gizmo"],
+        // Its summary line names the technique's other names.
+        &["search", "pipeline parallelism"],
+        &["export", "--format", "ndjson"],
+        &["import", "--dry-run", "--json", "list.md"],
+        &["import", "--dry-run", "list.md"],
+    ];
+    std::fs::write(
+        fixture.dir.path().join("list.md"),
+        "# L\n\n## Invented\n\n- [Quux \u{1b}[2J\u{202e}Pipes](https://example.org/quux) by Ada Example, FICT 2021\n",
+    )
+    .unwrap();
+    for args in commands {
+        let run = fixture.run(args);
+        for (name, text) in [("stdout", run.stdout()), ("stderr", run.stderr())] {
+            if text.chars().any(unsafe_char) {
+                run.fail(format!("{name} holds what a terminal obeys"));
+            }
+        }
+    }
+    // JSON keeps the value whole, in escapes.
+    let run = fixture.run(["stats", "--json"]).success();
+    assert_eq!(run.json()["by_section"][0]["section"], HOSTILE_SECTION);
+    let run = fixture.run(["list", "--json"]).success();
+    assert_eq!(run.json_lines()[0]["venue"], "FICT\u{9b}2J");
+    fixture
+        .run(["search", "pipeline parallelism"])
+        .success()
+        .stderr_has("including synonyms: pipeline parallelism → \u{FFFD}[2J1F1B\u{FFFD}");
+}
+
+/// A terminal for the command: `script` (util-linux) runs it on a
+/// pseudo-terminal; its line ends come back as CR LF. `None` (with a note)
+/// where there is no `script`; under CI=true that fails instead.
+fn on_a_terminal(fixture: &Fixture, args: &str) -> Option<String> {
+    let output = std::process::Command::new("script")
+        .args(["-qec", &format!("'{}' {args}", common::BIN), "/dev/null"])
+        .current_dir(fixture.dir.path())
+        .env("NO_COLOR", "1")
+        .env("DISTML_OFFLINE", "1")
+        .env_remove("DISTML_CATALOG")
+        .env_remove("DISTML_INDEX")
+        .stdin(std::process::Stdio::null())
+        .output();
+    match output {
+        Ok(output) if output.status.success() => {
+            Some(String::from_utf8_lossy(&output.stdout).replace("\r\n", "\n"))
+        }
+        other => {
+            assert!(
+                std::env::var("CI").as_deref() != Ok("true"),
+                "no terminal through `script`: {other:?}"
+            );
+            eprintln!("note: skipped, no `script` to run a terminal: {other:?}");
+            None
+        }
+    }
+}
+
+#[test]
+fn an_export_to_a_terminal_is_inert_and_to_a_pipe_exact() {
+    let fixture = hostile_names();
+    let Some(shown) = on_a_terminal(&fixture, "export --format markdown") else {
+        return;
+    };
+    assert!(shown.contains("A Make-Believe\u{FFFD} Trainer"), "{shown}");
+    assert!(!shown.chars().any(unsafe_char), "{shown:?}");
+    // To a pipe (or a file), the list's text is the catalog's.
+    let piped = fixture
+        .run(["export", "--format", "markdown"])
+        .success()
+        .stdout()
+        .to_string();
+    assert!(piped.contains("A Make-Believe\u{202e} Trainer"), "{piped}");
+}
+
+#[test]
+fn completion_offers_nothing_a_terminal_would_obey() {
+    let fixture = hostile_names();
+    let complete = |words: &[&str]| {
+        let run = fixture
+            .cmd()
+            .env("COMPLETE", "fish")
+            .arg("--")
+            .args(words)
+            .run()
+            .success();
+        if run.stdout().chars().any(|c| c != '\t' && unsafe_char(c)) {
+            run.fail("a candidate a terminal would obey");
+        }
+        run.stdout().to_string()
+    };
+    // Titles are shown beside ids, made inert.
+    let ids = complete(&["distml-search", "show", ""]);
+    assert!(
+        ids.contains("gizmo\tGizmo: \u{FFFD}[31mA Make-Believe\u{FFFD} Trainer"),
+        "{ids}"
+    );
+    // A section whose name holds escapes is not offered at all.
+    let sections = complete(&["distml-search", "list", "--section", ""]);
+    assert!(!sections.contains("Invented"), "{sections}");
+}

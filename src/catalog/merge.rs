@@ -13,7 +13,7 @@ use super::{
     Catalog, Entry, Kind, Listing, Origin, TAGS_FILE, normalize_title, slugify, title_key, url_key,
 };
 use crate::error::Error;
-use crate::fsutil::write_atomic;
+use crate::fsutil::write_all_atomic;
 use crate::ident;
 
 /// What became of one item of the list.
@@ -83,10 +83,7 @@ impl Merge {
     /// refuses (see [`vet_writes`]). Take the catalog's lock first.
     pub fn apply(&self) -> Result<(), Error> {
         vet_writes(&self.dir, &self.writes)?;
-        for (path, text) in &self.writes {
-            write_atomic(path, text.as_bytes())?;
-        }
-        Ok(())
+        write_all_atomic(&self.writes)
     }
 
     /// Adds a file to write with the merge (the list's own text).

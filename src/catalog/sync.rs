@@ -16,7 +16,7 @@ use super::{
     Catalog, Entry, Kind, LIST_FILE, Outcome, REMOVED_FILE, normalize_title, title_key, url_key,
 };
 use crate::error::Error;
-use crate::fsutil::write_atomic;
+use crate::fsutil::write_all_atomic;
 use crate::ident;
 
 /// What changed upstream about one entry.
@@ -117,10 +117,7 @@ impl Sync {
     /// when `check` would refuse the result (see [`vet_writes`]).
     pub fn apply(&self) -> Result<(), Error> {
         vet_writes(&self.dir, &self.writes)?;
-        for (path, text) in &self.writes {
-            write_atomic(path, text.as_bytes())?;
-        }
-        Ok(())
+        write_all_atomic(&self.writes)
     }
 
     pub fn count(&self, kind: ChangeKind) -> usize {

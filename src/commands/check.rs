@@ -11,12 +11,12 @@ use crate::diagnostic;
 use crate::error::Error;
 use crate::health::{
     self,
-    apply::{Fix, apply},
+    apply::{Fix, planned},
 };
 use crate::ident::arxiv_from_url;
 use crate::locations::{CatalogSource, Locations};
-use crate::model::metadata::{FoundBy, IdKind, Identifier};
-use crate::render::text::{count, inert};
+use crate::model::metadata::{Cache, FoundBy, IdKind, Identifier};
+use crate::render::text::{count, inert, inert_json};
 
 /// Returns whether the catalog is free of problems.
 pub fn run(locations: &Locations, out: &mut dyn Write, err: &mut dyn Write) -> Result<bool, Error> {
@@ -173,7 +173,7 @@ fn apply_fixes(
     if fixes.is_empty() {
         return Ok(vec![false; findings.len()]);
     }
-    apply(dir, &fixes)?;
+    let mut writes = planned(dir, &fixes)?;
     // A published version's url no longer carries the arXiv id: keep it.
     let mut kept = false;
     for (entry, fix) in &fixes {
@@ -196,8 +196,11 @@ fn apply_fixes(
         }
     }
     if kept && let Some(dir) = cache_dir {
-        metadata.save(dir)?;
+        writes.push((Cache::path(dir), metadata.to_json()));
     }
+    // The section files and metadata.json at once: a full disk fails
+    // before any of them changes.
+    crate::fsutil::write_all_atomic(&writes)?;
     let mut files: Vec<String> = fixes
         .iter()
         .map(|(e, _)| e.origin.entry.file.display().to_string())
@@ -227,6 +230,7 @@ fn print_findings(
     for finding in findings {
         if json {
             let line = serde_json::to_string(finding).map_err(std::io::Error::other)?;
+            let line = inert_json(line);
             writeln!(out, "{line}")?;
             continue;
         }
@@ -246,9 +250,12 @@ fn summary(catalog: &Catalog, name: &str, out: &mut dyn Write) -> std::io::Resul
         .iter()
         .filter(|e| e.kind == Kind::Paper)
         .count();
+    // The catalog's names, made inert: `check` accepts a catalog that it
+    // only warns of (a control character in a section's name).
     writeln!(
         out,
-        "{name}: ok: {} ({}, {}) in {}, {}",
+        "{}: ok: {} ({}, {}) in {}, {}",
+        inert(name),
         count(catalog.entries.len(), "entry", "entries"),
         count(papers, "paper", "papers"),
         count(catalog.entries.len() - papers, "project", "projects"),
@@ -257,7 +264,7 @@ fn summary(catalog: &Catalog, name: &str, out: &mut dyn Write) -> std::io::Resul
     )?;
     writeln!(out)?;
     for (section, entries) in catalog.sections_with_entries() {
-        writeln!(out, "  {:<34} {:>3}", section.name, entries.len())?;
+        writeln!(out, "  {:<34} {:>3}", inert(&section.name), entries.len())?;
     }
     let mut uses: BTreeMap<&str, usize> = catalog
         .vocabulary
@@ -276,7 +283,7 @@ fn summary(catalog: &Catalog, name: &str, out: &mut dyn Write) -> std::io::Resul
         .take(12)
         .map(|(t, n)| format!("{t} {n}"))
         .collect();
-    writeln!(out, "  most used primary tags: {}", top.join(", "))?;
+    writeln!(out, "  most used primary tags: {}", inert(&top.join(", ")))?;
     // A tag only some work uses is still in use.
     let used: std::collections::HashSet<&str> = catalog
         .entries
@@ -293,7 +300,7 @@ fn summary(catalog: &Catalog, name: &str, out: &mut dyn Write) -> std::io::Resul
         .map(|(t, _)| *t)
         .collect();
     if !unused.is_empty() {
-        writeln!(out, "  unused tags: {}", unused.join(", "))?;
+        writeln!(out, "  unused tags: {}", inert(&unused.join(", ")))?;
     }
     Ok(())
 }

@@ -49,10 +49,16 @@ pub fn run(
     write_out(args, &text, out)
 }
 
-/// `text` to `--output`'s file (atomically) or to `out`.
+/// `text` to `--output`'s file (atomically) or to `out`: on a terminal,
+/// made inert (a list's own text or a note could hold what a terminal
+/// obeys); to a file or a pipe, exactly the catalog's.
 fn write_out(args: &ExportArgs, text: &str, out: &mut dyn Write) -> Result<(), Error> {
+    use std::io::IsTerminal;
     match &args.output {
         Some(path) => write_atomic(path, text.as_bytes()),
+        None if std::io::stdout().is_terminal() => out
+            .write_all(crate::render::text::inert_lines(text).as_bytes())
+            .map_err(Error::output),
         None => out.write_all(text.as_bytes()).map_err(Error::output),
     }
 }
@@ -82,7 +88,8 @@ fn export_documents(
             if let serde_json::Value::Object(map) = &mut value {
                 map.insert("abstract".into(), serde_json::json!(record.abstract_text));
             }
-            writeln!(target, "{value}").map_err(|e| Error::io("<output>", e))?;
+            let line = crate::render::text::inert_json(value.to_string());
+            writeln!(target, "{line}").map_err(|e| Error::io("<output>", e))?;
         }
     }
     target.flush().map_err(|e| Error::io("<output>", e))

@@ -14,7 +14,7 @@ use crate::diagnostic;
 use crate::error::Error;
 use crate::index::IndexDir;
 use crate::locations::{CatalogSource, Locations, builtin_files};
-use crate::render::text::{count, inert};
+use crate::render::text::{count, inert, inert_json};
 use crate::snapshot::{ImportOptions, import_snapshot};
 
 pub fn run(
@@ -85,7 +85,7 @@ pub fn run(
     let io = Error::output;
     if args.json {
         for item in &report.items {
-            writeln!(out, "{}", item_json(item)).map_err(io)?;
+            writeln!(out, "{}", inert_json(item_json(item).to_string())).map_err(io)?;
         }
     } else {
         let shown = |path: &Path| match path.strip_prefix(dir) {
@@ -127,14 +127,13 @@ fn print_plan(
 ) -> Result<(), Error> {
     let io = Error::output;
     for (path, entry) in &report.added {
-        writeln!(
-            out,
+        let line = format!(
             "+ {}: {} ({})",
             shown(path).display(),
             entry.id,
-            inert(&entry.title)
-        )
-        .map_err(io)?;
+            entry.title
+        );
+        writeln!(out, "{}", inert(&line)).map_err(io)?;
     }
     if let Some(path) = &report.vocabulary {
         writeln!(
@@ -151,15 +150,15 @@ fn print_plan(
             Outcome::Add | Outcome::AlreadyListed => {}
             // Tables of contents are expected: `--json` lists them.
             Outcome::Skipped if reason.starts_with("a link within the page") => navigation += 1,
-            outcome => writeln!(
-                out,
-                "{file}:{}: {}: {} ({})",
-                item.line,
-                outcome.as_str(),
-                inert(reason),
-                inert(&item.title)
-            )
-            .map_err(io)?,
+            outcome => {
+                let line = format!(
+                    "{file}:{}: {}: {reason} ({})",
+                    item.line,
+                    outcome.as_str(),
+                    item.title
+                );
+                writeln!(out, "{}", inert(&line)).map_err(io)?
+            }
         }
     }
     let verb = if dry_run { "would add" } else { "added" };
@@ -274,11 +273,11 @@ fn run_sync(
     let io = Error::output;
     if args.json {
         for change in &sync.changes {
-            writeln!(out, "{}", change_json(change)).map_err(io)?;
+            writeln!(out, "{}", inert_json(change_json(change).to_string())).map_err(io)?;
         }
     } else {
         for change in &sync.changes {
-            writeln!(out, "{}", change_line(&name, change)).map_err(io)?;
+            writeln!(out, "{}", inert(&change_line(&name, change))).map_err(io)?;
         }
         writeln!(out, "{}", sync_summary(&sync, &name, args.apply)).map_err(io)?;
     }
@@ -427,6 +426,14 @@ fn run_snapshot(
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> Result<(), Error> {
+    let cache_dir = locations.metadata_dir();
+    // The import merges what the snapshot says of catalog entries into
+    // metadata.json: the catalog's lock is held from reading it to writing
+    // it, taken before the index's as every writer does.
+    let _lock = match &cache_dir {
+        Some(dir) => Some(super::lock_for_writing(dir, err)?),
+        None => None,
+    };
     let catalog = super::load_valid_catalog(locations, false)?;
     let mut cache = locations.load_cache()?;
     let dir = IndexDir::new(&locations.index);
@@ -437,7 +444,6 @@ fn run_snapshot(
         allow_empty: args.allow_empty,
         kept: Some(Box::new(crate::harvest::Store::new(&locations.index))),
     };
-    let cache_dir = locations.metadata_dir();
     let report = import_snapshot(
         &dir,
         &catalog,

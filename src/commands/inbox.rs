@@ -27,7 +27,7 @@ use crate::locations::Locations;
 use crate::model::metadata::Cache;
 use crate::model::{Collection, Record, arxiv_record_id};
 use crate::render::Style;
-use crate::render::text::{count, inert, wrap, wrap_words};
+use crate::render::text::{count, inert, inert_json, wrap, wrap_words};
 
 /// Candidates shown when `--limit` is not given.
 pub const DEFAULT_LIMIT: usize = 20;
@@ -59,7 +59,8 @@ fn run_list(
     let io = Error::output;
     for (rank, candidate) in found.iter().enumerate() {
         if args.json {
-            writeln!(out, "{}", candidate_value(rank + 1, candidate)).map_err(io)?;
+            let line = inert_json(candidate_value(rank + 1, candidate).to_string());
+            writeln!(out, "{line}").map_err(io)?;
         } else {
             out.write_all(candidate_block(rank + 1, candidate, &style).as_bytes())
                 .map_err(io)?;

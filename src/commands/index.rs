@@ -18,6 +18,20 @@ pub fn run(
     err: &mut dyn Write,
 ) -> Result<(), Error> {
     let catalog = load_valid_catalog(locations, false)?;
+    let metadata_dir = match args.offline {
+        true => None,
+        false => Some(locations.metadata_dir().ok_or_else(|| {
+            Error::Usage(
+                "no folder to keep metadata in (no data folder for this user): pass --catalog DIR or --offline".into(),
+            )
+        })?),
+    };
+    // A fetch writes metadata.json: under the catalog's lock, from reading
+    // it to its last write, taken before the index's as every writer does.
+    let catalog_lock = match &metadata_dir {
+        Some(dir) => Some(super::lock_for_writing(dir, err)?),
+        None => None,
+    };
     let dir = IndexDir::new(&locations.index);
     let lock = dir.lock_waiting(|| {
         diagnostic::note(
@@ -26,12 +40,7 @@ pub fn run(
         );
     })?;
     let mut cache = locations.load_cache()?;
-    if !args.offline {
-        let Some(metadata_dir) = locations.metadata_dir() else {
-            return Err(Error::Usage(
-                "no folder to keep metadata in (no data folder for this user): pass --catalog DIR or --offline".into(),
-            ));
-        };
+    if let Some(metadata_dir) = metadata_dir {
         let config = IngestConfig::from_env(args.refresh, args.verbose)?;
         let runtime = tokio::runtime::Builder::new_current_thread()
             .enable_all()
@@ -46,6 +55,7 @@ pub fn run(
         ))?;
         summarize(&report, err);
     }
+    drop(catalog_lock);
     let inputs = locations.index_inputs()?;
     let print = fingerprint(inputs.iter().map(|(n, b)| (n.as_str(), b.as_slice())));
     let harvested = crate::harvest::Store::new(&locations.index);

@@ -11,7 +11,7 @@ use crate::model::{Collection, Record};
 use crate::render::Style;
 use crate::render::json::record_value;
 use crate::render::table::byline;
-use crate::render::text::inert;
+use crate::render::text::{inert, inert_json};
 use crate::search::{Filter, Mode, Origin, SearchRequest};
 
 /// Returns whether any entry was listed.
@@ -28,7 +28,7 @@ pub fn run(
         Some(citations) => citations.of(&records),
         None if format == Format::Json => records
             .iter()
-            .map(|r| format!("{}\n", record_value(r)))
+            .map(|r| format!("{}\n", inert_json(record_value(r).to_string())))
             .collect(),
         None => table_lines(&records, &style),
     };

@@ -41,7 +41,7 @@ pub fn run(
             _ if shown >= MAX_LIMIT as usize => "more match than --limit can show".to_string(),
             wanted => format!("more with --limit {}", wanted.min(MAX_LIMIT as usize)),
         };
-        diagnostic::line(
+        diagnostic::painted_line(
             err,
             format_args!(
                 "{}",

@@ -15,7 +15,7 @@ use crate::model::metadata::{Cache, CachedEntry, Candidate, FoundBy, Identifier}
 use crate::model::{ARXIV_ID_PREFIX, Record};
 use crate::render::Style;
 use crate::render::json::{predicted_value, record_value};
-use crate::render::text::{inert, wrap, wrap_words};
+use crate::render::text::{inert, inert_json, wrap, wrap_words};
 
 pub fn run(
     locations: &Locations,
@@ -25,7 +25,7 @@ pub fn run(
 ) -> Result<(), Error> {
     let format = args.format();
     if format == Format::Json {
-        let text = format!("{:#}\n", json_of(locations, &args.id)?);
+        let text = inert_json(format!("{:#}\n", json_of(locations, &args.id)?));
         return out.write_all(text.as_bytes()).map_err(Error::output);
     }
     let catalog = load_valid_catalog(locations, false)?;

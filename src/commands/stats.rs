@@ -15,7 +15,7 @@ use crate::index::IndexDir;
 use crate::locations::Locations;
 use crate::model::Collection;
 use crate::model::metadata::Cache;
-use crate::render::text::count;
+use crate::render::text::{count, inert, inert_json};
 
 /// What the current index holds, without building one.
 enum IndexState {
@@ -132,7 +132,7 @@ pub fn run(locations: &Locations, args: &StatsArgs, out: &mut dyn Write) -> Resu
     let cache = locations.load_cache()?;
     let counts = counts(&catalog, &cache, index_state(locations)?);
     let text = if args.json {
-        format!("{:#}\n", json_view(&counts))
+        inert_json(format!("{:#}\n", json_view(&counts)))
     } else {
         text_view(&counts)
     };
@@ -169,21 +169,22 @@ fn text_view(c: &Counts) -> String {
             bytes,
             path,
         } => format!(
-            "index: catalog {catalog}, imported from arXiv {imported}; {:.1} MB in {path}",
-            *bytes as f64 / 1e6
+            "index: catalog {catalog}, imported from arXiv {imported}; {:.1} MB in {}",
+            *bytes as f64 / 1e6,
+            inert(path)
         ),
     });
     push(String::new());
     push("by section".into());
     for (name, n) in &c.by_section {
-        push(format!("  {name:<34} {n:>3}"));
+        push(format!("  {:<34} {n:>3}", inert(name)));
     }
     push(String::new());
     push("by tag".into());
     for chunk in c.by_tag.chunks(2) {
         let cells: Vec<String> = chunk
             .iter()
-            .map(|(t, n)| format!("  {t:<30} {n:>3}"))
+            .map(|(t, n)| format!("  {:<30} {n:>3}", inert(t)))
             .collect();
         push(cells.join("  "));
     }
@@ -193,7 +194,10 @@ fn text_view(c: &Counts) -> String {
         push(format!("  {year}  {n:<3} {}", "#".repeat(*n)));
     }
     push(String::new());
-    let top: Vec<String> = c.by_venue.iter().map(|(v, n)| format!("{v} {n}")).collect();
+    // Names from the catalog: made inert, as on every path to a terminal.
+    let top: Vec<String> = (c.by_venue.iter())
+        .map(|(v, n)| format!("{} {n}", inert(v)))
+        .collect();
     push(format!("by venue: {}", top.join(", ")));
     text
 }

@@ -4,8 +4,9 @@
 
 use clap_complete::CompletionCandidate;
 
-use crate::catalog::Catalog;
+use crate::catalog::{Catalog, is_bidi_control};
 use crate::locations::Locations;
+use crate::render::text::inert;
 
 /// Candidates drawn from the catalog the command line would read when no
 /// `--catalog` is typed; none when it cannot be read.
@@ -19,34 +20,39 @@ fn from_catalog(
     }
 }
 
+/// A candidate for `value`, described by `help`, as the shell will show
+/// them: none for a value a terminal would obey (a control or
+/// bidirectional character: no id `check` accepts has one), and the
+/// description made inert.
+fn candidate(value: &str, help: Option<&str>) -> Option<CompletionCandidate> {
+    if value.chars().any(|c| c.is_control() || is_bidi_control(c)) {
+        return None;
+    }
+    let help = help.map(|h| inert(h).into());
+    Some(CompletionCandidate::new(value).help(help))
+}
+
 /// Entry ids, each with its title as the description shells show.
 pub fn entry_ids() -> Vec<CompletionCandidate> {
     from_catalog(|catalog| {
-        catalog
-            .entries
-            .iter()
-            .map(|e| CompletionCandidate::new(&e.id).help(Some(e.title.clone().into())))
+        (catalog.entries.iter())
+            .filter_map(|e| candidate(&e.id, Some(&e.title)))
             .collect()
     })
 }
 
 pub fn tags() -> Vec<CompletionCandidate> {
     from_catalog(|catalog| {
-        catalog
-            .vocabulary
-            .tags
-            .iter()
-            .map(|t| CompletionCandidate::new(&t.id).help(Some(t.label.clone().into())))
+        (catalog.vocabulary.tags.iter())
+            .filter_map(|t| candidate(&t.id, Some(&t.label)))
             .collect()
     })
 }
 
 pub fn sections() -> Vec<CompletionCandidate> {
     from_catalog(|catalog| {
-        catalog
-            .section_names()
-            .into_iter()
-            .map(CompletionCandidate::new)
+        (catalog.section_names().into_iter())
+            .filter_map(|name| candidate(&name, None))
             .collect()
     })
 }

@@ -11,7 +11,7 @@ use toml_edit::{DocumentMut, Item, Table, Value};
 use crate::catalog::Entry;
 use crate::catalog::guard::vet_writes;
 use crate::error::Error;
-use crate::fsutil::{read_regular_file, write_atomic};
+use crate::fsutil::read_regular_file;
 
 /// The order of an entry's fields in the shipped layout (see
 /// `catalog::write`): where a field that was absent is put.
@@ -40,9 +40,14 @@ pub(crate) fn doi_url(doi: &str) -> String {
     format!("https://doi.org/{doi}")
 }
 
-/// Writes `fixes` (entry, fix) into their files of the catalog folder
-/// `dir`, one write per file; none when `check` would refuse the result.
-pub(crate) fn apply(dir: &Path, fixes: &[(&Entry, Fix)]) -> Result<(), Error> {
+/// The files of the catalog folder `dir` with `fixes` (entry, fix) made,
+/// one write per file, to be written together with what else changes
+/// (`fsutil::write_all_atomic`); an error when `check` would refuse the
+/// result.
+pub(crate) fn planned(
+    dir: &Path,
+    fixes: &[(&Entry, Fix)],
+) -> Result<Vec<(std::path::PathBuf, String)>, Error> {
     let mut by_file: BTreeMap<&Path, Vec<&(&Entry, Fix)>> = BTreeMap::new();
     for fix in fixes {
         by_file
@@ -71,10 +76,7 @@ pub(crate) fn apply(dir: &Path, fixes: &[(&Entry, Fix)]) -> Result<(), Error> {
         writes.push((path.to_path_buf(), doc.to_string()));
     }
     vet_writes(dir, &writes)?;
-    for (path, text) in &writes {
-        write_atomic(path, text.as_bytes())?;
-    }
-    Ok(())
+    Ok(writes)
 }
 
 fn entry_table<'d>(doc: &'d mut DocumentMut, id: &str) -> Option<&'d mut Table> {

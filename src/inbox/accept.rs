@@ -11,7 +11,7 @@ use crate::catalog::{
     Catalog, Entry, Kind, Listing, Origin, propose_id, render_draft, squash, unique_id,
 };
 use crate::error::Error;
-use crate::fsutil::write_atomic;
+use crate::fsutil::write_all_atomic;
 use crate::model::metadata::{Cache, CachedEntry, FoundBy, Identifier, Sourced};
 use crate::model::{Source, arxiv_url};
 
@@ -124,18 +124,18 @@ pub fn plan(
 }
 
 impl Accepted {
-    /// Writes the section's file, then the entry's metadata into `cache`
-    /// and its file (each atomically: a failure keeps what was there).
+    /// Writes the section's file and the entry's metadata into `cache`
+    /// and its file, together (a failure, such as a full disk, keeps both
+    /// files as they were, so that the same accept can run again).
     /// Nothing is written when `check` would refuse the entry (a record
     /// without authors, a year out of range, another entry's title).
     pub fn write(&self, cache: &mut Cache, cache_dir: &std::path::Path) -> Result<(), Error> {
         let write = (self.file.clone(), self.text.clone());
         crate::catalog::guard::vet_writes(cache_dir, std::slice::from_ref(&write))?;
-        write_atomic(&self.file, self.text.as_bytes())?;
         cache
             .entries
             .insert(self.entry.id.clone(), self.cached.clone());
-        cache.save(cache_dir)
+        write_all_atomic(&[write, (Cache::path(cache_dir), cache.to_json())])
     }
 }
 

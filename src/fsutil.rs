@@ -126,7 +126,7 @@ pub fn dir_size(path: &Path) -> u64 {
 mod tests {
     use std::os::unix::fs::PermissionsExt;
 
-    use super::write_atomic;
+    use super::{write_all_atomic, write_atomic};
 
     fn mode(path: &std::path::Path) -> u32 {
         std::fs::metadata(path).unwrap().permissions().mode() & 0o777
@@ -145,6 +145,24 @@ mod tests {
             mode(&probe)
         };
         assert_eq!(mode(&path), expected);
+    }
+
+    #[test]
+    fn files_written_together_change_none_when_one_cannot_be_written() {
+        let dir = tempfile::tempdir().unwrap();
+        let first = dir.path().join("section.toml");
+        std::fs::write(&first, b"old").unwrap();
+        // A folder that cannot be made (a file holds its name) fails the
+        // second write as a full disk would.
+        std::fs::write(dir.path().join("blocked"), b"").unwrap();
+        let second = dir.path().join("blocked").join("metadata.json");
+        let files = [(first.clone(), "new"), (second, "new")];
+        assert!(write_all_atomic(&files).is_err());
+        assert_eq!(std::fs::read(&first).unwrap(), b"old");
+        let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().flatten().collect();
+        assert_eq!(left.len(), 2, "a temporary file was left: {left:?}");
+        write_all_atomic(&[(first.clone(), "new")]).unwrap();
+        assert_eq!(std::fs::read(&first).unwrap(), b"new");
     }
 
     #[test]

@@ -23,6 +23,7 @@ use super::params::{InboxParams, inbox_params};
 use crate::catalog::Catalog;
 use crate::commands::inbox::{Learned, candidate_value, ranked, rejections};
 use crate::error::Error;
+use crate::inbox::Candidate;
 use crate::index::OpenIndex;
 use crate::model::metadata::Cache;
 
@@ -32,11 +33,15 @@ pub struct Inbox {
     /// Where `inbox.toml` is; none for the built-in catalog.
     catalog_dir: Option<PathBuf>,
     learned: OnceLock<Learned>,
-    flights: Arc<Flights<InboxParams>>,
+    flights: Arc<Flights<InboxKey>>,
 }
 
+/// What one inbox computation answers: its parameters, and for the feed
+/// the site its links name (`None`: `/api/inbox`'s JSON).
+pub type InboxKey = (InboxParams, Option<String>);
+
 /// Different inbox computations at once: each scans every record's vector.
-const INBOX_COMPUTATIONS: usize = 2;
+pub const INBOX_COMPUTATIONS: usize = 2;
 
 impl Inbox {
     pub fn new(catalog_dir: Option<PathBuf>) -> Inbox {
@@ -47,8 +52,30 @@ impl Inbox {
         }
     }
 
-    pub fn flights(&self) -> Arc<Flights<InboxParams>> {
+    pub fn flights(&self) -> Arc<Flights<InboxKey>> {
         Arc::clone(&self.flights)
+    }
+
+    /// The best `limit` candidates, best first, and how many there are.
+    pub fn candidates(
+        &self,
+        catalog: &Catalog,
+        cache: &Cache,
+        open: &OpenIndex,
+        params: &InboxParams,
+        stop: &AtomicBool,
+    ) -> Result<(Vec<Candidate>, usize), Error> {
+        let learned = self.learned.get_or_init(|| Learned::learn(catalog, cache));
+        let rejected = rejections(self.catalog_dir.as_deref())?;
+        ranked(
+            catalog,
+            learned,
+            &rejected,
+            open,
+            params.since,
+            params.limit,
+            stop,
+        )
     }
 
     /// `{"candidates": [...], "total": N}`: the best `limit` candidates,
@@ -61,17 +88,7 @@ impl Inbox {
         params: &InboxParams,
         stop: &AtomicBool,
     ) -> Result<Value, Error> {
-        let learned = self.learned.get_or_init(|| Learned::learn(catalog, cache));
-        let rejected = rejections(self.catalog_dir.as_deref())?;
-        let (found, total) = ranked(
-            catalog,
-            learned,
-            &rejected,
-            open,
-            params.since,
-            params.limit,
-            stop,
-        )?;
+        let (found, total) = self.candidates(catalog, cache, open, params, stop)?;
         let candidates: Vec<Value> = found
             .iter()
             .enumerate()
@@ -88,7 +105,7 @@ pub async fn inbox(State(app): State<Arc<App>>, RawQuery(query): RawQuery) -> Re
     };
     params.limit = app.clamp(params.limit);
     let flights = app.inbox_flights();
-    let key = params.clone();
+    let key = (params.clone(), None);
     // The parameters were checked: a usage error now is the catalog
     // folder's (a broken `inbox.toml`), not the request's.
     let work = move |stop: Arc<AtomicBool>| {

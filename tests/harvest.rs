@@ -897,3 +897,29 @@ async fn a_watch_shows_each_new_match_once_across_harvests() {
     fixture.write("invented-systems.toml", &edited);
     assert!(watch_read(&fixture, &[]).is_empty());
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_harvest_shows_in_a_running_servers_feeds() {
+    let fixture = Fixture::invented();
+    fixture
+        .run(["watch", "add", "zorblat", "zorblat"])
+        .success();
+    let serving = common::Server::start(&fixture, &[]);
+    let feed = |path: &str| {
+        let (status, body) = serving.get_with_host(path, "127.0.0.1");
+        assert_eq!(status, 200, "{body}");
+        body
+    };
+    assert!(!feed("/feed/watch/zorblat.atom").contains("<entry>"));
+    let oai = server(papers(3), Quirks::default()).await;
+    harvest(&fixture, &oai, &["--from", "2999-01-01"]).success();
+    // The server follows the index's commits.
+    common::wait_for("the harvest in the feed", || {
+        feed("/feed/watch/zorblat.atom").matches("<entry>").count() == 3
+    });
+    let search = feed("/feed/search.atom?q=zorblat&collection=arxiv");
+    assert!(
+        search.contains("<id>urn:distml-search:entry:arxiv:1412.80003</id>"),
+        "{search}"
+    );
+}

@@ -75,6 +75,12 @@ fn run_add(
 ) -> Result<bool, Error> {
     let query = args.query.join(" ").trim().to_string();
     let filters = stored_filters(&args.filters);
+    // clap lets a query (which conflicts with --like) through without it.
+    if args.min_similarity.is_some() && args.like.is_empty() {
+        return Err(Error::Usage(
+            "--min-similarity goes with --like: it is how near a work a match must be".into(),
+        ));
+    }
     if !args.like.is_empty() && !filters.is_empty() {
         return Err(Error::Usage(
             "--like takes no filter flags: a watch follows works, or searches".into(),

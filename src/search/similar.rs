@@ -204,7 +204,7 @@ pub fn near_seeds(
     seeds: &[String],
     after: i64,
     floor: f32,
-) -> Result<(Vec<(f32, DocAddress)>, Vec<String>), Error> {
+) -> Result<(Near, Vec<String>), Error> {
     let mut vectors = Vec::new();
     let mut found = Vec::new();
     let mut seed_addresses = Vec::new();
@@ -237,6 +237,9 @@ pub fn near_seeds(
     best.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
     Ok((best, found))
 }
+
+/// Records near followed works: each one's best cosine and its address.
+pub type Near = Vec<(f32, DocAddress)>;
 
 /// Every match scored by its best cosine with one of `seeds`, those at
 /// `floor` or above kept.

@@ -141,12 +141,13 @@ impl App {
 }
 
 impl App {
-    /// `/feed/search.atom`: the search's matches, newest first. `canonical`
-    /// is its parameters in one order (see `feed::canonical`).
+    /// `/feed/search.atom`: the search's matches, newest first. `raw` is
+    /// the query as the request wrote it, and in one order (see
+    /// `feed::canonical`), which names the feed.
     pub fn feed_search(
         &self,
         params: &SearchParams,
-        canonical: &str,
+        (raw, canonical): (&str, &str),
         limit: usize,
         site: &Site,
     ) -> Result<Bytes, Error> {
@@ -168,17 +169,16 @@ impl App {
             true => "distml-search: everything".to_string(),
             false => format!("distml-search: {}", said.join(" ")),
         };
-        let query = if canonical.is_empty() {
-            String::new()
-        } else {
-            format!("?{canonical}")
+        let query = |q: &str| match q {
+            "" => String::new(),
+            q => format!("?{q}"),
         };
         Ok(atom(&Feed {
             id: format!("urn:distml-search:feed:search:{canonical}"),
             title,
             subtitle: Some("Every match of the search, newest first".into()),
-            self_url: site.url(&format!("/feed/search.atom{query}")),
-            page_url: site.url(&format!("/{query}")),
+            self_url: site.url(&format!("/feed/search.atom{}", query(raw))),
+            page_url: site.url(&format!("/{}", query(canonical))),
             empty_updated: EPOCH.into(),
             entries: site.entries(records),
         }))

@@ -138,7 +138,8 @@ pub async fn search(
     }
     let limit = app.clamp(params.limit);
     let site = Site::of(&headers);
-    let work = move |app: &App| app.feed_search(&params, &canonical(&query), limit, &site);
+    let work =
+        move |app: &App| app.feed_search(&params, (&query, &canonical(&query)), limit, &site);
     answer(app, work, StatusCode::BAD_REQUEST).await
 }
 

@@ -118,16 +118,25 @@ fn run_add(
             read_through: since,
             read_at: None,
         };
-        // The search is run once, so that a mistake is told now, not at
-        // the first harvest.
-        let matching = matches_after(open, catalog, boosts, &watch, i64::MIN, 1)?;
-        if !watch.like.is_empty() && matching.seeds.is_empty() {
+        if watch.like.is_empty() {
+            // The search is run once, so that a mistake is told now, not
+            // at the first harvest.
+            let matching = matches_after(open, catalog, boosts, &watch, i64::MIN, 1)?;
+            let now = count(matching.total, "match", "matches");
+            return Ok((watch, format!("{now} now")));
+        }
+        // The works' vectors, read; no record is after the last time.
+        let seeds = matches_after(open, catalog, boosts, &watch, i64::MAX, 1)?.seeds;
+        if seeds.is_empty() {
             return Err(Error::Usage(format!(
                 "no meaning is known for {}: follow works that have a title or an abstract",
                 watch.like.join(", ")
             )));
         }
-        Ok((watch, matching.total))
+        Ok((
+            watch,
+            format!("follows {}", count(seeds.len(), "work", "works")),
+        ))
     })?;
     let _lock = watch::lock(&dir)?;
     let path = Watches::path(&dir);
@@ -136,10 +145,9 @@ fn run_add(
         return Err(exists(existing));
     }
     let line = format!(
-        "added watch {}: {} ({} now; what enters the index from now on is new)",
+        "added watch {}: {} ({matching}; what enters the index from now on is new)",
         watch.name,
         watch.describe(),
-        count(matching, "match", "matches")
     );
     watches.insert(watch);
     watches.save(&path)?;

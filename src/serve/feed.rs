@@ -221,3 +221,18 @@ fn atom_response(status: StatusCode, body: Bytes) -> Response {
         .insert(header::CONTENT_TYPE, HeaderValue::from_static(ATOM_TYPE));
     response
 }
+
+#[cfg(test)]
+mod tests {
+    use super::canonical;
+
+    #[test]
+    fn a_search_is_named_by_its_parameters_in_one_order() {
+        assert_eq!(
+            canonical("tag=b&q=pipeline+bubble&tag=a&limit=5&year="),
+            "q=pipeline+bubble&tag=a&tag=b"
+        );
+        assert_eq!(canonical("q=x&q=x"), "q=x");
+        assert_eq!(canonical(""), "");
+    }
+}

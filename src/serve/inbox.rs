@@ -1,8 +1,11 @@
 //! `/api/inbox`: the curator's inbox as `inbox --json` lists it (the same
 //! code makes both). Read-only: accepting and rejecting stay commands, which
 //! the page shows to copy. The model is learned on the first request and
-//! kept, since the index does not change under the server; the rejections
-//! are read at each request, so a `reject` shows at the next one.
+//! kept, since the catalog it learns from does not change under the server
+//! (the records it scores are read from the index at each request); the
+//! rejections are read at each request, so a `reject` shows at the next
+//! one. The feed (`feed.rs`) shares these computations, by parameters and
+//! host.
 //! Concurrent requests with the same parameters share one computation, and
 //! at most `INBOX_COMPUTATIONS` run at once (`flight`): more are refused
 //! with 503; one whose clients all left stops.

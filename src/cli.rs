@@ -73,6 +73,8 @@ pub enum Command {
     /// Serve search, show, similar, list and inbox as tools for agents
     /// (Model Context Protocol on standard input and output)
     Mcp,
+    /// Saved searches: what is new for each since it was last read
+    Watch(WatchArgs),
     /// Print a shell completion script
     Completions {
         /// The shell to complete for
@@ -544,4 +546,98 @@ pub struct RejectArgs {
     /// The record's arXiv id (as `inbox` prints it)
     #[arg(value_name = "ARXIV_ID")]
     pub arxiv: String,
+}
+
+#[derive(Debug, Args)]
+#[command(args_conflicts_with_subcommands = true)]
+pub struct WatchArgs {
+    #[command(subcommand)]
+    pub action: Option<WatchAction>,
+    #[command(flatten)]
+    pub shown: WatchShown,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum WatchAction {
+    /// Save a search (QUERY and filters), or works to follow (--like ID...)
+    Add(WatchAddArgs),
+    /// Every watch, with how many new matches it has
+    List(WatchListArgs),
+    /// One watch's new matches
+    Show(WatchShowArgs),
+    /// Forget a watch
+    Remove(WatchRemoveArgs),
+}
+
+/// How new matches are shown (`watch`, `watch show`).
+#[derive(Debug, Args)]
+pub struct WatchShown {
+    /// How many new matches to show of each watch, 1 to 10000 [default: 20]
+    #[arg(short = 'n', long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=MAX_LIMIT))]
+    pub limit: Option<u64>,
+    /// One JSON object per new match (JSON Lines): `search --json`'s
+    /// fields, and `watch` (its name) and `added` (when it entered the index)
+    #[arg(long)]
+    pub json: bool,
+    /// Then mark the watches shown as read: what they match now is not new
+    /// again (those past --limit included)
+    #[arg(long)]
+    pub mark_read: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct WatchAddArgs {
+    /// Its name: letters, digits, '.', '_' and '-' (its feed is
+    /// /feed/watch/NAME.atom)
+    #[arg(value_name = "NAME", value_parser = parse_watch_name)]
+    pub name: String,
+    /// The search, as `search` takes it; may be left out when a filter
+    /// flag says what to watch
+    #[arg(value_name = "QUERY", conflicts_with = "like")]
+    pub query: Vec<String>,
+    /// Follow these works (ids as `similar` takes them): new records close
+    /// to any of them in meaning match, most similar first
+    #[arg(long, num_args = 1.., value_name = "ID", add = ArgValueCandidates::new(completion::entry_ids))]
+    pub like: Vec<String>,
+    /// With --like: the least similarity (a cosine, 0 to 1) a match has
+    /// with one of the works [default: 0.65]
+    #[arg(long, requires = "like", value_name = "X", value_parser = parse_similarity)]
+    pub min_similarity: Option<f64>,
+    #[command(flatten)]
+    pub filters: FilterArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct WatchListArgs {
+    /// One JSON object per watch (JSON Lines): name, query, filters, like,
+    /// min_similarity, created, read_at, new
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct WatchShowArgs {
+    /// The watch's name
+    #[arg(value_name = "NAME")]
+    pub name: String,
+    #[command(flatten)]
+    pub shown: WatchShown,
+}
+
+#[derive(Debug, Args)]
+pub struct WatchRemoveArgs {
+    /// The watch's name
+    #[arg(value_name = "NAME")]
+    pub name: String,
+}
+
+fn parse_watch_name(text: &str) -> Result<String, String> {
+    crate::watch::check_name(text).map(|()| text.to_string())
+}
+
+fn parse_similarity(text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(x) if (0.0..=1.0).contains(&x) => Ok(x),
+        _ => Err("expected a similarity from 0 to 1, such as 0.65".to_string()),
+    }
 }

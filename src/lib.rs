@@ -28,6 +28,7 @@ mod render;
 pub mod search;
 mod serve;
 pub mod snapshot;
+mod watch;
 
 use std::ffi::OsString;
 use std::io::Write;
@@ -128,6 +129,7 @@ fn execute(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> Result<i32, Er
         Command::Serve(args) => commands::serve::run(&locations, &args, out, err).map(|()| EXIT_OK),
         Command::Inbox(args) => commands::inbox::run(&locations, &args, style, out, err).map(found),
         Command::Mcp => commands::mcp::run(&locations, out, err).map(|()| EXIT_OK),
+        Command::Watch(args) => commands::watch::run(&locations, &args, style, out, err).map(found),
         Command::Completions { shell } => {
             completion::write_registration(shell, out)?;
             Ok(EXIT_OK)

@@ -31,7 +31,7 @@ const QUERY_SYNTAX: &[(&str, &str)] = &[
 
 const EXIT_STATUS: &[(&str, &str)] = &[
     ("0", "something was found (or the command succeeded)"),
-    ("1", "search, similar or list found nothing"),
+    ("1", "search, similar, list, inbox or watch found nothing"),
     ("2", "an error, reported on one line of standard error"),
 ];
 
@@ -120,6 +120,10 @@ const EXAMPLES: &[(&str, &str)] = &[
         "search, show, similar, list and inbox as tools for an agent's MCP client",
     ),
     (
+        "distml-search watch add moe \"expert parallelism\"",
+        "a saved search: `watch` shows what entered the index since it was last read",
+    ),
+    (
         "source <(distml-search completions bash)",
         "completion of flags, entry ids, tags and sections",
     ),
@@ -137,6 +141,10 @@ const FILES: &[(&str, &str)] = &[
     (
         "CATALOG/metadata.json, health.json",
         "fetched metadata, and what check --online learned",
+    ),
+    (
+        "CATALOG/watches.json, .watches.lock",
+        "the watches (saved searches) and their lock; for the built-in catalog, in the user's data folder",
     ),
     (
         "CATALOG/.lock",

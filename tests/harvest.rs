@@ -806,3 +806,120 @@ async fn datestamps_after_the_response_or_unreadable_never_move_the_next_start()
     );
     assert_eq!(arxiv_ids(&fixture), expected_ids(1..=5));
 }
+
+/// The ids `watch ARGS --json --mark-read` shows, sorted; exit 0 with some,
+/// 1 with none.
+fn watch_read(fixture: &Fixture, args: &[&str]) -> Vec<String> {
+    let run = fixture
+        .cmd()
+        .arg("watch")
+        .args(args)
+        .args(["--json", "--mark-read", "-n", "1000"])
+        .run();
+    let mut ids = run.ids();
+    let run = run.code(if ids.is_empty() { 1 } else { 0 });
+    for hit in run.json_lines() {
+        assert!(hit["watch"].is_string(), "{hit}");
+        assert!(
+            hit["added"].as_str().is_some_and(|a| a.ends_with('Z')),
+            "{hit}"
+        );
+    }
+    ids.sort();
+    ids
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_watch_shows_each_new_match_once_across_harvests() {
+    let fixture = Fixture::invented();
+    fixture
+        .run(["watch", "add", "zorblat", "zorblat"])
+        .success()
+        .stdout_has("added watch zorblat: \"zorblat\" (0 matches now;");
+    fixture
+        .run([
+            "watch",
+            "add",
+            "wobbly",
+            "--like",
+            "wobble-2021",
+            "--min-similarity",
+            "0.3",
+        ])
+        .success();
+    // The catalog's own works were there before the watches.
+    assert!(watch_read(&fixture, &[]).is_empty());
+
+    let first = server(papers(10), Quirks::default()).await;
+    harvest(&fixture, &first, &["--from", "2999-01-01"])
+        .success()
+        .stderr_has("10 new, 0 updated")
+        .stderr_has("; watches: wobbly 10 new, zorblat 10 new\n");
+    assert_eq!(
+        watch_read(&fixture, &["show", "zorblat"]),
+        expected_ids(1..=10)
+    );
+    assert_eq!(
+        watch_read(&fixture, &["show", "wobbly"]),
+        expected_ids(1..=10)
+    );
+
+    // Five new papers, and a new version of one already harvested: only
+    // the new ones are new.
+    let mut more = papers(15);
+    more[2].datestamp = "2999-01-06".into();
+    more[2].title = "Pretend zorblat pipelines, study 3, revised".into();
+    for p in &mut more[10..] {
+        p.datestamp = "2999-01-06".into();
+    }
+    let second = server(more, Quirks::default()).await;
+    harvest(&fixture, &second, &[])
+        .success()
+        .stderr_has("5 new, 1 updated")
+        .stderr_has("; watches: wobbly 5 new, zorblat 5 new\n");
+    assert_eq!(watch_read(&fixture, &[]).len(), 10, "five, for each watch");
+    fixture
+        .run(["search", "--json", "revised zorblat"])
+        .success()
+        .stdout_has("study 3, revised");
+
+    // Nothing new: none.
+    harvest(&fixture, &second, &[])
+        .success()
+        .stderr_has("0 new, 0 updated")
+        .stderr_has("; watches: wobbly 0 new, zorblat 0 new\n");
+    assert!(watch_read(&fixture, &[]).is_empty());
+    // A rebuild (the catalog edited) keeps every record's stamp.
+    let edited = fixture.read("invented-systems.toml").replace(
+        "Streams pretend micro-batches",
+        "Streams make-believe micro-batches",
+    );
+    fixture.write("invented-systems.toml", &edited);
+    assert!(watch_read(&fixture, &[]).is_empty());
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_harvest_shows_in_a_running_servers_feeds() {
+    let fixture = Fixture::invented();
+    fixture
+        .run(["watch", "add", "zorblat", "zorblat"])
+        .success();
+    let serving = common::Server::start(&fixture, &[]);
+    let feed = |path: &str| {
+        let (status, body) = serving.get_with_host(path, "127.0.0.1");
+        assert_eq!(status, 200, "{body}");
+        body
+    };
+    assert!(!feed("/feed/watch/zorblat.atom").contains("<entry>"));
+    let oai = server(papers(3), Quirks::default()).await;
+    harvest(&fixture, &oai, &["--from", "2999-01-01"]).success();
+    // The server follows the index's commits.
+    common::wait_for("the harvest in the feed", || {
+        feed("/feed/watch/zorblat.atom").matches("<entry>").count() == 3
+    });
+    let search = feed("/feed/search.atom?q=zorblat&collection=arxiv");
+    assert!(
+        search.contains("<id>urn:distml-search:entry:arxiv:1412.80003</id>"),
+        "{search}"
+    );
+}

@@ -57,16 +57,29 @@ pub fn run(locations: &Locations, args: &HarvestArgs, err: &mut dyn Write) -> Re
         .build()
         .map_err(Error::Runtime)?;
     let (summary, result) = runtime.block_on(harvest.run(&options, err));
-    match result {
-        Ok(()) => {
-            diagnostic::line(err, summary_line(&summary));
-            Ok(())
-        }
+    if result.is_ok() || summary.pages > 0 {
+        let line = with_watches(summary_line(&summary), locations, &catalog, err);
+        diagnostic::line(err, line);
+    }
+    result.map_err(stopped)
+}
+
+/// The summary line, and how many new matches each watch has now.
+fn with_watches(
+    line: String,
+    locations: &Locations,
+    catalog: &crate::catalog::Catalog,
+    err: &mut dyn Write,
+) -> String {
+    match super::watch::harvest_note(locations, catalog) {
+        Ok(Some(note)) => format!("{line}; {note}"),
+        Ok(None) => line,
         Err(e) => {
-            if summary.pages > 0 {
-                diagnostic::line(err, summary_line(&summary));
-            }
-            Err(stopped(e))
+            diagnostic::warning(
+                err,
+                format_args!("could not count the watches' new matches: {e}"),
+            );
+            line
         }
     }
 }

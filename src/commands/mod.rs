@@ -13,6 +13,7 @@ pub mod search;
 pub mod serve;
 pub mod show;
 pub mod stats;
+pub mod watch;
 
 use std::io::Write;
 

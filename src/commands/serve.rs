@@ -19,6 +19,8 @@ pub fn run(
     err: &mut dyn Write,
 ) -> Result<(), Error> {
     let (catalog, open) = ready_index(locations, err)?;
+    // A harvest's pages, added to this generation, show without a restart.
+    let open = open.following()?;
     let cache = locations.load_cache()?;
     let boosts = Boosts::load(locations.catalog_dir().ok())?;
     let dir = locations.catalog_dir().ok().map(|d| d.to_path_buf());
@@ -30,6 +32,7 @@ pub fn run(
         max_limit: args.max_limit as usize,
         idle_timeout: Duration::from_millis(args.idle_timeout_ms),
     };
-    let app = App::new(catalog, cache, open, boosts, inbox, limits.max_limit);
+    let app = App::new(catalog, cache, open, boosts, inbox, limits.max_limit)
+        .with_watches(super::watch::watches_dir(locations).ok());
     serve(app, SocketAddr::new(args.bind, args.port), limits, out)
 }

@@ -17,6 +17,7 @@ use tantivy::query::{
 use tantivy::{BitSet, DocId, IndexWriter, Score, SegmentReader, TantivyError};
 
 use super::schema::identifier_key;
+use super::stamps::{Stamps, latest, next_stamp};
 use super::{Fields, IndexDir, WRITER_MEMORY, commit, exact_query, store::RebuildLock};
 use crate::catalog::{Catalog, Vocabulary};
 use crate::error::Error;
@@ -50,15 +51,16 @@ impl KeptRecords for NoKept {
     }
 }
 
-/// Adds the kept records to a generation being written. With `replace`,
-/// imported records of the same arXiv ids added before are deleted first
-/// (a snapshot import's, older than the harvest's).
+/// Adds the kept records to a generation being written, each with the
+/// stamp it had. With `replace`, imported records of the same arXiv ids
+/// added before are deleted first (a snapshot import's, older than the
+/// harvest's).
 pub(crate) fn add_kept(
     writer: &IndexWriter,
     fields: &Fields,
-    catalog: &Catalog,
-    cache: &Cache,
+    (catalog, cache): (&Catalog, &Cache),
     kept: &dyn KeptRecords,
+    stamps: &Stamps,
     replace: bool,
 ) -> Result<u64, Error> {
     // Learned on the first kept record: most rebuilds keep none, and
@@ -66,7 +68,8 @@ pub(crate) fn add_kept(
     let predictor = std::cell::OnceCell::new();
     let predictor = || predictor.get_or_init(|| Predictor::train(catalog, cache));
     let mut records = Vec::new();
-    let mut add = |record: Record| -> Result<(), Error> {
+    let mut add = |mut record: Record| -> Result<(), Error> {
+        record.added = Some(stamps.arxiv(record.arxiv.as_deref()));
         if replace {
             records.push(record);
         } else {
@@ -98,7 +101,8 @@ pub struct Appended {
 /// Adds `records` to the current generation, replacing the imported
 /// records of the same arXiv ids, and deletes the imported records of
 /// `removed`; one commit, which keeps the generation's fingerprint (the
-/// catalog it was built from has not changed).
+/// catalog it was built from has not changed). A record the generation
+/// held keeps its stamp; the others are stamped now (see `stamps`).
 pub fn append(
     dir: &IndexDir,
     _lock: &RebuildLock,
@@ -115,8 +119,20 @@ pub fn append(
         Error::Index("no index to add records to; run `distml-search index`".into())
     })?;
     let fields = Fields::from_schema(&open.index.schema())?;
+    let searcher = open.reader.searcher();
+    let keys: HashSet<u64> = (records.iter())
+        .filter_map(|r| r.arxiv.as_deref())
+        .map(identifier_key)
+        .collect();
+    let stamps = Stamps::at(next_stamp(latest(&searcher))).with_records(&searcher, &keys)?;
+    let records: Vec<Record> = (records.iter())
+        .map(|r| Record {
+            added: Some(stamps.arxiv(r.arxiv.as_deref())),
+            ..r.clone()
+        })
+        .collect();
     let mut writer: IndexWriter = open.index.writer_with_num_threads(1, WRITER_MEMORY)?;
-    replace_records(&writer, &fields, vocabulary, predictor, records, removed)
+    replace_records(&writer, &fields, vocabulary, predictor, &records, removed)
         .map_err(|e| super::thread_failure(&mut writer, e))?;
     commit(
         writer,

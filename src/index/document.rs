@@ -98,6 +98,7 @@ impl Record {
             abstract_text: abstract_sourced.map(|a| a.value.clone()),
             abstract_source: abstract_sourced.map(|a| a.source),
             submitted: None,
+            added: None,
         }
     }
 
@@ -172,6 +173,9 @@ impl Record {
             doc.add_i64(fields.submitted, day);
         }
         doc.add_bytes(fields.vector, &embed::stored::pack(&vector));
+        if let Some(added) = self.added {
+            doc.add_i64(fields.added, added);
+        }
         doc
     }
 
@@ -302,6 +306,7 @@ impl Record {
                 .get_first(fields.submitted)
                 .and_then(|v| v.as_i64())
                 .map(|n| format!("{:04}-{:02}-{:02}", n / 10000, n / 100 % 100, n % 100)),
+            added: doc.get_first(fields.added).and_then(|v| v.as_i64()),
         }
     }
 }

@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use tantivy::schema::{Document, Schema, Value};
 use tantivy::{IndexWriter, TantivyDocument};
 
-use super::{Fields, OpenIndex};
+use super::{Fields, OpenIndex, Stamps};
 use crate::catalog::Vocabulary;
 use crate::error::Error;
 use crate::model::{Collection, Record};
@@ -26,7 +26,8 @@ pub struct Carried {
 
 /// Adds every live imported record of `old` to `writer` as a document of
 /// `schema`, predicting tags anew, except the records of `listed` arXiv ids
-/// (catalog entries now: their metadata belongs to the entry).
+/// (catalog entries now: their metadata belongs to the entry). A record
+/// keeps its stamp; one an older build wrote without any gets `stamps.now`.
 pub(crate) fn carry_imported(
     old: &OpenIndex,
     writer: &IndexWriter,
@@ -34,6 +35,7 @@ pub(crate) fn carry_imported(
     vocabulary: &Vocabulary,
     predictor: &Predictor,
     listed: &HashMap<String, String>,
+    stamps: &Stamps,
 ) -> Result<Carried, Error> {
     let old_schema = old.index.schema();
     let collection = old_schema.get_field("collection").ok();
@@ -54,7 +56,8 @@ pub(crate) fn carry_imported(
             // Fields this schema lacks are dropped; those it added stay empty.
             let doc = TantivyDocument::convert_named_doc(schema, doc.to_named_doc(&old_schema))
                 .map_err(|e| Error::Index(format!("{}: {e}", old.path.display())))?;
-            let record = Record::from_document(&doc, fields);
+            let mut record = Record::from_document(&doc, fields);
+            record.added = record.added.or(Some(stamps.now));
             match record.arxiv.as_deref() {
                 Some(id) if !record.title.is_empty() => {
                     if !listed.contains_key(id) {

@@ -10,6 +10,7 @@ pub mod schema;
 mod seen_words;
 mod selective_stemmer;
 mod shared_directory;
+pub mod stamps;
 mod store;
 pub mod vector_file;
 pub mod vectors;
@@ -27,6 +28,7 @@ pub use append::{Appended, KeptRecords, NoKept, append};
 pub use document::{day_number, exact_query, id_query, kind_query};
 pub use schema::{Fields, SCHEMA_VERSION, identifier_key, identifier_query, key_query};
 pub use seen_words::SeenWords;
+pub use stamps::Stamps;
 pub use store::{IndexDir, OpenIndex, RebuildLock};
 
 use crate::catalog::Catalog;
@@ -178,15 +180,18 @@ pub fn rebuild_keeping(
     // records and its own imported records, read by field name.
     let imported = previous.as_ref().map_or(0, |open| open.imported_records());
     let carry = previous.as_ref().filter(|_| imported > 0);
+    // What the previous generation held keeps the stamp it entered with.
+    let stamps = Stamps::after_or_fresh(previous.as_ref(), imported > 0);
+    let inputs = (catalog, cache, fingerprint, kept, &stamps);
     let mut generation = dir.new_generation(lock)?;
-    let mut result = write_generation(&generation, catalog, cache, fingerprint, kept, carry);
+    let mut result = write_generation(&generation, inputs, carry);
     let mut carry_failed = None;
     if let (Err(e), Some(_)) = (&result, carry) {
         // Old documents that cannot be read must not cost the rebuild.
         carry_failed = Some(e.to_string());
         dir.discard(&generation, lock);
         generation = dir.new_generation(lock)?;
-        result = write_generation(&generation, catalog, cache, fingerprint, kept, None);
+        result = write_generation(&generation, inputs, None);
     }
     match result {
         Ok(written) => {
@@ -257,24 +262,27 @@ fn replace_catalog(
     fingerprint: &str,
 ) -> Result<(usize, usize), Error> {
     let fields = Fields::from_schema(&open.index.schema())?;
+    // Read before the catalog's documents are deleted: each keeps its stamp.
+    let stamps = Stamps::after_or_fresh(Some(open), false);
     let mut writer: IndexWriter = open.index.writer_with_num_threads(1, WRITER_MEMORY)?;
     writer.delete_term(Term::from_field_text(
         fields.collection,
         Collection::Catalog.as_str(),
     ));
-    let with_abstract = add_catalog(&writer, &fields, catalog, cache)
+    let with_abstract = add_catalog(&writer, &fields, catalog, cache, &stamps)
         .map_err(|e| thread_failure(&mut writer, e))?;
     commit(writer, fingerprint, &open.path)?;
     Ok((catalog.entries.len(), with_abstract))
 }
 
-/// Adds the catalog's entries, completed by the cache; returns how many have
-/// an abstract.
+/// Adds the catalog's entries, completed by the cache, each with its stamp;
+/// returns how many have an abstract.
 pub(crate) fn add_catalog(
     writer: &IndexWriter,
     fields: &Fields,
     catalog: &Catalog,
     cache: &Cache,
+    stamps: &Stamps,
 ) -> Result<usize, Error> {
     let mut with_abstract = 0;
     // Entries without curated tags, if any, get predicted tags; the model
@@ -285,7 +293,8 @@ pub(crate) fn add_catalog(
         .any(|e| e.tags.is_empty())
         .then(|| Predictor::train(catalog, cache));
     for entry in &catalog.entries {
-        let record = Record::from_entry(entry, cache.get(&entry.id));
+        let mut record = Record::from_entry(entry, cache.get(&entry.id));
+        record.added = Some(stamps.entry(&entry.id));
         with_abstract += usize::from(record.abstract_text.is_some());
         let doc = record.to_document(fields, &catalog.vocabulary, None, predictor.as_ref());
         writer.add_document(doc)?;
@@ -301,30 +310,35 @@ struct Written {
     carried: Carried,
 }
 
+/// What a new generation is written from: the catalog, its cache, the
+/// fingerprint, the kept records and the stamps.
+type Inputs<'a> = (
+    &'a Catalog,
+    &'a Cache,
+    &'a str,
+    &'a dyn KeptRecords,
+    &'a Stamps,
+);
+
 /// The catalog's documents, the imported records carried from `carry` (an
 /// index of another schema) and the kept records, which replace carried
 /// records of the same arXiv ids.
 fn write_generation(
     path: &std::path::Path,
-    catalog: &Catalog,
-    cache: &Cache,
-    fingerprint: &str,
-    kept: &dyn KeptRecords,
+    inputs: Inputs<'_>,
     carry: Option<&OpenIndex>,
 ) -> Result<Written, Error> {
     let mut writer = open_writer(path, carry.is_some())?;
-    let written = add_documents(&writer, catalog, cache, kept, carry)
-        .map_err(|e| thread_failure(&mut writer, e))?;
-    commit(writer, fingerprint, path)?;
+    let written =
+        add_documents(&writer, inputs, carry).map_err(|e| thread_failure(&mut writer, e))?;
+    commit(writer, inputs.2, path)?;
     Ok(written)
 }
 
 /// What `write_generation` writes, before its commit.
 fn add_documents(
     writer: &IndexWriter,
-    catalog: &Catalog,
-    cache: &Cache,
-    kept: &dyn KeptRecords,
+    (catalog, cache, _, kept, stamps): Inputs<'_>,
     carry: Option<&OpenIndex>,
 ) -> Result<Written, Error> {
     let (schema, fields) = schema::build_schema();
@@ -341,12 +355,20 @@ fn add_documents(
                 &catalog.vocabulary,
                 &predictor,
                 &listed,
+                stamps,
             )
         })
         .map_err(|panic| Error::Index(format!("{}: {panic}", old.path.display())))??;
     }
-    let with_abstract = add_catalog(writer, &fields, catalog, cache)?;
-    let kept = add_kept(writer, &fields, catalog, cache, kept, carried.records > 0)?;
+    let with_abstract = add_catalog(writer, &fields, catalog, cache, stamps)?;
+    let kept = add_kept(
+        writer,
+        &fields,
+        (catalog, cache),
+        kept,
+        stamps,
+        carried.records > 0,
+    )?;
     Ok(Written {
         documents: catalog.entries.len(),
         with_abstract,

@@ -7,7 +7,7 @@ use tantivy::schema::{
 use super::analysis::{ENGLISH, NAMES};
 
 /// Bumped whenever fields or analyzers change, so old indexes are rebuilt.
-pub const SCHEMA_VERSION: u32 = 14;
+pub const SCHEMA_VERSION: u32 = 15;
 
 /// Handles of every field of the schema.
 #[derive(Debug, Clone)]
@@ -61,6 +61,10 @@ pub struct Fields {
     /// What the record means: its vector (see `embed::stored`), a column
     /// that the inbox and the semantic ranking scan.
     pub vector: Field,
+    /// When the record entered the index, in milliseconds since the Unix
+    /// epoch (see `stamps`): a column that `watch` ranges over, carried
+    /// across rebuilds, imports and new versions of a record.
+    pub added: Field,
 }
 
 /// The fast-field tokenizer of the facet fields: a value whole, as written
@@ -141,6 +145,11 @@ pub fn build_schema() -> (Schema, Fields) {
         // column that `inbox --since` reads beside the vectors.
         submitted: b.add_i64_field("submitted", STORED | FAST),
         vector: b.add_bytes_field("vector", FAST),
+        // A column, not postings: a range over it skips each segment whose
+        // values all lie outside (a column keeps its least and greatest),
+        // and a term per record would cost an import more. Stored, so
+        // that a schema change carries it with the record.
+        added: b.add_i64_field("added", STORED | FAST),
     };
     (b.build(), fields)
 }
@@ -177,6 +186,7 @@ impl Fields {
             collection: f("collection")?,
             submitted: f("submitted")?,
             vector: f("vector")?,
+            added: f("added")?,
         })
     }
 }

@@ -39,6 +39,19 @@ impl OpenIndex {
         self.index.schema() == super::schema::build_schema().0
     }
 
+    /// This generation with a reader that follows its commits (within a
+    /// second): what a harvest adds to it is searched without opening it
+    /// again. For a server; a command reads one state of the index.
+    pub fn following(&self) -> Result<OpenIndex, Error> {
+        let reader = (self.index.reader_builder())
+            .reload_policy(ReloadPolicy::OnCommitWithDelay)
+            .try_into()?;
+        Ok(OpenIndex {
+            reader,
+            ..self.clone()
+        })
+    }
+
     /// How many records the collection (`catalog`, `arxiv`) holds, read by
     /// field name so that an index of an older schema can tell too.
     pub fn collection_size(&self, collection: Collection) -> u64 {

@@ -48,12 +48,11 @@ impl SegmentVectors {
         let max_doc = max_doc as usize;
         let header = bytes.get(..HEADER)?;
         let word = |at: usize| u32::from_le_bytes(header[at..at + 4].try_into().unwrap());
-        let whole = (&header[..8] == MAGIC
+        (&header[..8] == MAGIC
             && word(8) as usize == max_doc
             && word(12) as usize == DIMS
             && bytes.len() == file_len(max_doc))
-        .then_some(SegmentVectors { bytes, max_doc });
-        whole
+        .then_some(SegmentVectors { bytes, max_doc })
     }
 
     /// The norm of `doc`'s stored bytes; 0 when it has no vector.
@@ -98,10 +97,10 @@ fn file_name(segment: SegmentId) -> PathBuf {
 }
 
 /// The maps of the generation last scanned, by file name.
-static MAPS: Mutex<(PathBuf, FxHashMap<PathBuf, Arc<Mmap>>)> = Mutex::new((
-    PathBuf::new(),
-    FxHashMap::with_hasher(rustc_hash::FxBuildHasher),
-));
+/// A generation's folder and its files' maps, by file name.
+type Maps = (PathBuf, FxHashMap<PathBuf, Arc<Mmap>>);
+
+static MAPS: Mutex<Option<Maps>> = Mutex::new(None);
 
 /// The vector files of a searcher's segments, by segment ordinal (`None`
 /// for a segment without a well-formed file).
@@ -111,22 +110,28 @@ impl VectorFiles {
     /// Maps the file of each segment of `searcher`, a reader of the
     /// generation at `path`.
     pub fn of(path: &Path, searcher: &Searcher) -> VectorFiles {
-        let mut maps = MAPS.lock().unwrap_or_else(|e| e.into_inner());
-        if maps.0 != path {
-            *maps = (path.to_path_buf(), FxHashMap::default());
+        let mut kept = MAPS.lock().unwrap_or_else(|e| e.into_inner());
+        if kept
+            .as_ref()
+            .is_none_or(|(generation, _)| generation != path)
+        {
+            *kept = Some((path.to_path_buf(), FxHashMap::default()));
         }
+        let Some((_, maps)) = kept.as_mut() else {
+            unreachable!("set above")
+        };
         VectorFiles(
             (searcher.segment_readers().iter())
                 .map(|reader| {
                     let name = file_name(reader.segment_id());
-                    let map = match maps.1.get(&name) {
+                    let map = match maps.get(&name) {
                         Some(map) => Arc::clone(map),
                         None => {
                             let file = File::open(path.join(&name)).ok()?;
                             // SAFETY: a vector file is written whole under
                             // another name and renamed, never changed.
                             let map = Arc::new(unsafe { Mmap::map(&file) }.ok()?);
-                            maps.1.insert(name, Arc::clone(&map));
+                            maps.insert(name, Arc::clone(&map));
                             map
                         }
                     };

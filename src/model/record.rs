@@ -30,6 +30,9 @@ pub struct Record {
     /// The day of an imported record's first version (else of its last
     /// change), `YYYY-MM-DD`.
     pub submitted: Option<String>,
+    /// When the record entered the index, in milliseconds since the Unix
+    /// epoch (`index::stamps`); `None` until a writer stamps it.
+    pub added: Option<i64>,
 }
 
 /// A tag predicted for a record, with the model's confidence in [0, 1].

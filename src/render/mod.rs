@@ -2,6 +2,7 @@
 //! RIS). Everything printed from data passes through `text::inert` first, so
 //! that no control character in a title or abstract ever reaches the terminal.
 
+pub mod atom;
 pub mod bibtex;
 pub mod csl;
 pub mod json;

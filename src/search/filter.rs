@@ -23,6 +23,10 @@ pub enum Filter {
     Arxiv(String),
     Doi(String),
     Collection(Collection),
+    /// Records that entered the index after this stamp (milliseconds since
+    /// the Unix epoch; see `index::stamps`): what `watch` adds to a watch's
+    /// query to find what is new. No query field writes it.
+    Added(i64),
 }
 
 /// Where a filter was written, for its error messages.
@@ -48,6 +52,7 @@ impl Filter {
             Filter::Arxiv(_) => "arxiv",
             Filter::Doi(_) => "doi",
             Filter::Collection(_) => "collection",
+            Filter::Added(_) => "added",
         }
     }
 
@@ -84,6 +89,7 @@ impl Filter {
             Filter::Kind(kind) => kind.to_string(),
             Filter::Year(years) => years.to_string(),
             Filter::Collection(collection) => collection.to_string(),
+            Filter::Added(after) => format!(">{after}"),
         }
     }
 }

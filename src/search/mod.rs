@@ -13,6 +13,7 @@ mod intent;
 mod labelled;
 mod listing;
 pub mod meaning;
+mod newest;
 mod plan;
 pub mod query;
 mod rank;
@@ -34,7 +35,8 @@ pub use compile::{Expansion, a_short_name};
 pub use explain::ExplainStyle;
 pub use filter::{Filter, Origin, YearRange};
 pub use meaning::Mode;
-pub use similar::similar;
+pub use newest::{newer_first, newest, newest_of, record_day, search_total, sort_newest};
+pub use similar::{near_seeds, similar};
 pub use two_phase::Ranking;
 
 use crate::catalog::Catalog;
@@ -180,7 +182,27 @@ fn search_then<C: tantivy::collector::Collector>(
     boosts: Boosts,
     also: Option<C>,
 ) -> Result<(SearchOutcome, Option<C::Fruit>), Error> {
-    let searcher = open.reader.searcher();
+    search_then_in(
+        &open.reader.searcher(),
+        open,
+        catalog,
+        request,
+        boosts,
+        also,
+    )
+}
+
+/// [`search_then`] on `searcher` (one of `open`'s), so that the caller may
+/// read documents by the addresses `also` found.
+fn search_then_in<C: tantivy::collector::Collector>(
+    searcher: &tantivy::Searcher,
+    open: &OpenIndex,
+    catalog: &Catalog,
+    request: &SearchRequest<'_>,
+    boosts: Boosts,
+    also: Option<C>,
+) -> Result<(SearchOutcome, Option<C::Fruit>), Error> {
+    let searcher = searcher.clone();
     let fields = Fields::from_schema(&open.index.schema())?;
     let synonyms = Synonyms::new(&catalog.vocabulary);
     let lookups = catalog.lookups();

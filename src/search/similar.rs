@@ -21,6 +21,7 @@ use tantivy::{DocAddress, Index, Term};
 use super::Hit;
 use super::meaning::{self, Mode};
 use super::statistics::{Statistics, idf};
+use crate::embed::stored::cosine;
 use crate::error::Error;
 use crate::index::vectors::{BestByVector, Cosine, Keep, VectorFiles, document_vector};
 use crate::index::{Fields, OpenIndex, id_query};
@@ -187,4 +188,156 @@ fn like(
         })
         .collect();
     Ok(BooleanQuery::new(clauses))
+}
+
+/// The records that entered the index after stamp `after` (see
+/// `index::stamps`) and mean most nearly what one of the works `seeds`
+/// means: each scored by its best cosine with a seed's vector, as
+/// `similar` scores by meaning, and kept at `floor` or above, best first
+/// (ties by address). The seeds themselves, and seeds the index lacks or
+/// holds no vector for, are left out; the seeds found come back too.
+///
+/// Only the new records' vectors are read: a range over the stamps'
+/// column, then each match's vector by its ordinal, or, when a segment's
+/// matches are many, its distinct vectors in one pass over the column.
+pub fn near_seeds(
+    searcher: &tantivy::Searcher,
+    fields: &Fields,
+    seeds: &[String],
+    after: i64,
+    floor: f32,
+) -> Result<(Near, Vec<String>), Error> {
+    let mut vectors = Vec::new();
+    let mut found = Vec::new();
+    let mut seed_addresses = Vec::new();
+    for id in seeds {
+        let addresses = searcher.search(&*id_query(fields, id), &DocSetCollector)?;
+        let Some(address) = addresses.into_iter().min() else {
+            continue;
+        };
+        seed_addresses.push(address);
+        if let Some(vector) = document_vector(searcher, address)?
+            && vector.iter().any(|&x| x != 0.0)
+        {
+            vectors.push(vector);
+            found.push(id.clone());
+        }
+    }
+    if vectors.is_empty() {
+        return Ok((Vec::new(), found));
+    }
+    let within = tantivy::query::RangeQuery::new(
+        std::ops::Bound::Excluded(Term::from_field_i64(fields.added, after)),
+        std::ops::Bound::Unbounded,
+    );
+    let near = NearSeeds {
+        seeds: &vectors,
+        floor,
+    };
+    let mut best = searcher.search(&within, &near)?;
+    best.retain(|(_, address)| !seed_addresses.contains(address));
+    best.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+    Ok((best, found))
+}
+
+/// Records near followed works: each one's best cosine and its address.
+pub type Near = Vec<(f32, DocAddress)>;
+
+/// Every match scored by its best cosine with one of `seeds`, those at
+/// `floor` or above kept.
+struct NearSeeds<'a> {
+    seeds: &'a [crate::embed::Vector],
+    floor: f32,
+}
+
+impl NearSeeds<'_> {
+    fn score(&self, bytes: &[u8]) -> f32 {
+        (self.seeds.iter())
+            .map(|seed| cosine(seed, bytes))
+            .fold(f32::NEG_INFINITY, f32::max)
+    }
+}
+
+impl tantivy::collector::Collector for NearSeeds<'_> {
+    type Fruit = Vec<(f32, DocAddress)>;
+    type Child = SegmentNear;
+
+    fn for_segment(
+        &self,
+        segment_ord: u32,
+        reader: &tantivy::SegmentReader,
+    ) -> tantivy::Result<SegmentNear> {
+        Ok(SegmentNear {
+            segment_ord,
+            column: reader.fast_fields().bytes("vector")?,
+            docs: Vec::new(),
+            seeds: self.seeds.to_vec(),
+            floor: self.floor,
+        })
+    }
+
+    fn requires_scoring(&self) -> bool {
+        false
+    }
+
+    fn merge_fruits(&self, fruits: Vec<Self::Fruit>) -> tantivy::Result<Self::Fruit> {
+        Ok(fruits.into_iter().flatten().collect())
+    }
+}
+
+/// One segment's matches, scored once they are all known.
+struct SegmentNear {
+    segment_ord: u32,
+    column: Option<tantivy::columnar::BytesColumn>,
+    docs: Vec<tantivy::DocId>,
+    seeds: Vec<crate::embed::Vector>,
+    floor: f32,
+}
+
+impl tantivy::collector::SegmentCollector for SegmentNear {
+    type Fruit = Vec<(f32, DocAddress)>;
+
+    fn collect(&mut self, doc: tantivy::DocId, _: tantivy::Score) {
+        self.docs.push(doc);
+    }
+
+    fn harvest(self) -> Self::Fruit {
+        let Some(column) = &self.column else {
+            return Vec::new();
+        };
+        let near = NearSeeds {
+            seeds: &self.seeds,
+            floor: self.floor,
+        };
+        let ords: Vec<(tantivy::DocId, u64)> = (self.docs.iter())
+            .filter_map(|&doc| Some((doc, column.term_ords(doc).next()?)))
+            .collect();
+        // A few matches: their vectors one by one; many: every distinct
+        // vector in the column's order, a sequential read.
+        let mut scores: HashMap<u64, f32> = HashMap::new();
+        if ords.len() * 8 < column.num_terms() {
+            let mut bytes = Vec::new();
+            for &(_, ord) in &ords {
+                if let std::collections::hash_map::Entry::Vacant(slot) = scores.entry(ord) {
+                    bytes.clear();
+                    if column.ord_to_bytes(ord, &mut bytes).unwrap_or(false) {
+                        slot.insert(near.score(&bytes));
+                    }
+                }
+            }
+        } else if let Ok(mut stream) = column.dictionary().stream() {
+            let wanted: std::collections::HashSet<u64> = ords.iter().map(|&(_, o)| o).collect();
+            while stream.advance() {
+                if wanted.contains(&stream.term_ord()) {
+                    scores.insert(stream.term_ord(), near.score(stream.key()));
+                }
+            }
+        }
+        (ords.into_iter())
+            .filter_map(|(doc, ord)| {
+                let score = *scores.get(&ord)?;
+                (score >= self.floor).then(|| (score, DocAddress::new(self.segment_ord, doc)))
+            })
+            .collect()
+    }
 }

@@ -58,7 +58,7 @@ pub async fn similar(
 pub async fn not_found() -> Response {
     error_response(
         StatusCode::NOT_FOUND,
-        "no such page (the API: /api/search, /api/entry/ID, /api/similar/ID, /api/inbox)".into(),
+        "no such page (the API: /api/search, /api/entry/ID, /api/similar/ID, /api/inbox; the feeds: /feed/search.atom, /feed/watch/NAME.atom, /feed/inbox.atom)".into(),
     )
 }
 
@@ -97,7 +97,12 @@ pub async fn overloaded(_: BoxError) -> Response {
 
 /// `limit=N`, the only parameter of `/api/similar`.
 fn similar_limit(query: &str) -> Result<usize, String> {
-    let mut found = DEFAULT_LIMIT;
+    limit_only(query, DEFAULT_LIMIT)
+}
+
+/// `limit=N` as the only parameter, `default` without it.
+pub fn limit_only(query: &str, default: usize) -> Result<usize, String> {
+    let mut found = default;
     for (name, value) in url::form_urlencoded::parse(query.as_bytes()) {
         match &*name {
             "limit" => found = limit(value.trim())?,
@@ -127,6 +132,17 @@ pub async fn outcome(
     work: impl FnOnce(&App) -> Result<Value, Error> + Send + 'static,
     usage: StatusCode,
 ) -> (StatusCode, Bytes) {
+    let work = move |app: &App| work(app).map(|value| Bytes::from(value.to_string()));
+    outcome_bytes(app, work, usage).await
+}
+
+/// [`outcome`] of work that answers bytes of its own (a feed's XML): the
+/// bytes with 200, or an error's JSON text with its status.
+pub async fn outcome_bytes(
+    app: Arc<App>,
+    work: impl FnOnce(&App) -> Result<Bytes, Error> + Send + 'static,
+    usage: StatusCode,
+) -> (StatusCode, Bytes) {
     let gone = Arc::new(AtomicBool::new(false));
     let _dropped = SetOnDrop(Arc::clone(&gone));
     let done = tokio::task::spawn_blocking(move || {
@@ -141,7 +157,7 @@ pub async fn outcome(
     })
     .await;
     let (status, value) = match done {
-        Ok(Ok(Ok(value))) => (StatusCode::OK, value),
+        Ok(Ok(Ok(bytes))) => return (StatusCode::OK, bytes),
         Ok(Ok(Err(e))) | Ok(Err(e)) => {
             let status = match &e {
                 Error::Query(_) => StatusCode::BAD_REQUEST,

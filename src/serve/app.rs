@@ -3,8 +3,12 @@
 //! made by the code the commands use: hits as `search --json` prints them,
 //! an entry as `show --json` does.
 
+use std::path::PathBuf;
+
+use axum::body::Bytes;
 use serde_json::{Value, json};
 
+use super::feed::{Site, atom};
 use super::params::SearchParams;
 use crate::catalog::Catalog;
 use crate::commands::search::{corrections_line, known_id};
@@ -13,9 +17,11 @@ use crate::error::Error;
 use crate::index::{Fields, OpenIndex};
 use crate::model::Record;
 use crate::model::metadata::Cache;
+use crate::render::atom::{Feed, feed_id};
 use crate::render::{bibtex, json as render_json};
 use crate::search::counts::{Counts, search_counted};
-use crate::search::{Boosts, Mode, SearchRequest, similar};
+use crate::search::{Boosts, Mode, SearchRequest, newest, similar};
+use crate::watch::Watches;
 
 pub struct App {
     catalog: Catalog,
@@ -26,6 +32,8 @@ pub struct App {
     inbox: super::inbox::Inbox,
     /// The most hits or candidates in one answer (`Limits::max_limit`).
     max_limit: usize,
+    /// Where `watches.json` is, read at each request of a watch's feed.
+    watches_dir: Option<PathBuf>,
 }
 
 impl App {
@@ -44,7 +52,14 @@ impl App {
             boosts,
             inbox,
             max_limit,
+            watches_dir: None,
         }
+    }
+
+    /// The watches of `dir` have feeds.
+    pub fn with_watches(mut self, dir: Option<PathBuf>) -> App {
+        self.watches_dir = dir;
+        self
     }
 
     /// `limit`, at most `max_limit`: an answer's size is bounded whatever
@@ -54,9 +69,7 @@ impl App {
     }
 
     /// The inbox's computations in progress (see `flight.rs`).
-    pub fn inbox_flights(
-        &self,
-    ) -> std::sync::Arc<super::flight::Flights<super::params::InboxParams>> {
+    pub fn inbox_flights(&self) -> std::sync::Arc<super::flight::Flights<super::inbox::InboxKey>> {
         self.inbox.flights()
     }
 
@@ -126,6 +139,121 @@ impl App {
         Ok(json!({ "hits": hits }))
     }
 }
+
+impl App {
+    /// `/feed/search.atom`: the search's matches, newest first. `raw` is
+    /// the query as the request wrote it, and in one order (see
+    /// `feed::canonical`), which names the feed.
+    pub fn feed_search(
+        &self,
+        params: &SearchParams,
+        (raw, canonical): (&str, &str),
+        limit: usize,
+        site: &Site,
+    ) -> Result<Bytes, Error> {
+        let request = SearchRequest {
+            query: &params.q,
+            filters: params.filters.clone(),
+            limit: 1,
+            explain: None,
+            exhaustive: false,
+            mode: Mode::Keyword,
+        };
+        let records = newest(&self.open, &self.catalog, &request, self.boosts, limit)?;
+        let mut said: Vec<String> = Vec::new();
+        if !params.q.is_empty() {
+            said.push(format!("{:?}", params.q));
+        }
+        said.extend(params.filters.iter().map(|(filter, _)| filter.to_string()));
+        let title = match said.is_empty() {
+            true => "distml-search: everything".to_string(),
+            false => format!("distml-search: {}", said.join(" ")),
+        };
+        let query = |q: &str| match q {
+            "" => String::new(),
+            q => format!("?{q}"),
+        };
+        Ok(atom(&Feed {
+            id: format!("urn:distml-search:feed:search:{canonical}"),
+            title,
+            subtitle: Some("Every match of the search, newest first".into()),
+            self_url: site.url(&format!("/feed/search.atom{}", query(raw))),
+            page_url: site.url(&format!("/{}", query(canonical))),
+            empty_updated: EPOCH.into(),
+            entries: site.entries(records),
+        }))
+    }
+
+    /// `/feed/watch/NAME.atom`: the watch's matches since it was added,
+    /// newest first; the watches are read at each request, so a watch
+    /// added or removed shows at once.
+    pub fn feed_watch(&self, name: &str, limit: usize, site: &Site) -> Result<Bytes, Error> {
+        let watches = match &self.watches_dir {
+            Some(dir) => Watches::load(&Watches::path(dir))?,
+            None => Watches::default(),
+        };
+        let watch = watches.find(name)?;
+        let records = crate::commands::watch::feed_records(
+            &self.open,
+            &self.catalog,
+            self.boosts,
+            watch,
+            limit,
+        )?;
+        let page = match watch.like.as_slice() {
+            [first, ..] => site.view(first),
+            [] => {
+                let mut query = url::form_urlencoded::Serializer::new(String::new());
+                if !watch.query.is_empty() {
+                    query.append_pair("q", &watch.query);
+                }
+                for (flag, value) in watch.filters.flags() {
+                    query.append_pair(flag.trim_start_matches('-'), value);
+                }
+                site.url(&format!("/?{}", query.finish()))
+            }
+        };
+        Ok(atom(&Feed {
+            id: feed_id(&format!("watch:{name}")),
+            title: format!("distml-search watch {name}"),
+            subtitle: Some(format!(
+                "{}: what entered the index since {}, newest first",
+                watch.describe(),
+                watch.created
+            )),
+            self_url: site.url(&format!("/feed/watch/{name}.atom")),
+            page_url: page,
+            empty_updated: watch.created.clone(),
+            entries: site.entries(records),
+        }))
+    }
+
+    /// `/feed/inbox.atom`: the inbox's best candidates, newest first, each
+    /// with what is proposed for it.
+    pub fn feed_inbox(
+        &self,
+        params: &super::params::InboxParams,
+        stop: &std::sync::atomic::AtomicBool,
+        site: &Site,
+    ) -> Result<Bytes, Error> {
+        let (found, _) =
+            (self.inbox).candidates(&self.catalog, &self.cache, &self.open, params, stop)?;
+        Ok(atom(&Feed {
+            id: feed_id("inbox"),
+            title: "distml-search inbox".into(),
+            subtitle: Some(
+                "arXiv records not in the catalog that belong in it best, newest first".into(),
+            ),
+            self_url: site.url("/feed/inbox.atom"),
+            page_url: site.url("/?view=inbox"),
+            empty_updated: EPOCH.into(),
+            entries: site.candidate_entries(found),
+        }))
+    }
+}
+
+/// `updated` of a feed with no entry and no date of its own.
+const EPOCH: &str = "1970-01-01T00:00:00Z";
 
 /// `{"tag": [{"value": "...", "count": N}, ...], "year": [{"value": 2021,
 /// ...}], ...}`: years as numbers, oldest first; the rest most frequent first.

@@ -1,8 +1,11 @@
 //! `/api/inbox`: the curator's inbox as `inbox --json` lists it (the same
 //! code makes both). Read-only: accepting and rejecting stay commands, which
 //! the page shows to copy. The model is learned on the first request and
-//! kept, since the index does not change under the server; the rejections
-//! are read at each request, so a `reject` shows at the next one.
+//! kept, since the catalog it learns from does not change under the server
+//! (the records it scores are read from the index at each request); the
+//! rejections are read at each request, so a `reject` shows at the next
+//! one. The feed (`feed.rs`) shares these computations, by parameters and
+//! host.
 //! Concurrent requests with the same parameters share one computation, and
 //! at most `INBOX_COMPUTATIONS` run at once (`flight`): more are refused
 //! with 503; one whose clients all left stops.
@@ -23,6 +26,7 @@ use super::params::{InboxParams, inbox_params};
 use crate::catalog::Catalog;
 use crate::commands::inbox::{Learned, candidate_value, ranked, rejections};
 use crate::error::Error;
+use crate::inbox::Candidate;
 use crate::index::OpenIndex;
 use crate::model::metadata::Cache;
 
@@ -32,11 +36,15 @@ pub struct Inbox {
     /// Where `inbox.toml` is; none for the built-in catalog.
     catalog_dir: Option<PathBuf>,
     learned: OnceLock<Learned>,
-    flights: Arc<Flights<InboxParams>>,
+    flights: Arc<Flights<InboxKey>>,
 }
 
+/// What one inbox computation answers: its parameters, and for the feed
+/// the site its links name (`None`: `/api/inbox`'s JSON).
+pub type InboxKey = (InboxParams, Option<String>);
+
 /// Different inbox computations at once: each scans every record's vector.
-const INBOX_COMPUTATIONS: usize = 2;
+pub const INBOX_COMPUTATIONS: usize = 2;
 
 impl Inbox {
     pub fn new(catalog_dir: Option<PathBuf>) -> Inbox {
@@ -47,8 +55,30 @@ impl Inbox {
         }
     }
 
-    pub fn flights(&self) -> Arc<Flights<InboxParams>> {
+    pub fn flights(&self) -> Arc<Flights<InboxKey>> {
         Arc::clone(&self.flights)
+    }
+
+    /// The best `limit` candidates, best first, and how many there are.
+    pub fn candidates(
+        &self,
+        catalog: &Catalog,
+        cache: &Cache,
+        open: &OpenIndex,
+        params: &InboxParams,
+        stop: &AtomicBool,
+    ) -> Result<(Vec<Candidate>, usize), Error> {
+        let learned = self.learned.get_or_init(|| Learned::learn(catalog, cache));
+        let rejected = rejections(self.catalog_dir.as_deref())?;
+        ranked(
+            catalog,
+            learned,
+            &rejected,
+            open,
+            params.since,
+            params.limit,
+            stop,
+        )
     }
 
     /// `{"candidates": [...], "total": N}`: the best `limit` candidates,
@@ -61,17 +91,7 @@ impl Inbox {
         params: &InboxParams,
         stop: &AtomicBool,
     ) -> Result<Value, Error> {
-        let learned = self.learned.get_or_init(|| Learned::learn(catalog, cache));
-        let rejected = rejections(self.catalog_dir.as_deref())?;
-        let (found, total) = ranked(
-            catalog,
-            learned,
-            &rejected,
-            open,
-            params.since,
-            params.limit,
-            stop,
-        )?;
+        let (found, total) = self.candidates(catalog, cache, open, params, stop)?;
         let candidates: Vec<Value> = found
             .iter()
             .enumerate()
@@ -88,7 +108,7 @@ pub async fn inbox(State(app): State<Arc<App>>, RawQuery(query): RawQuery) -> Re
     };
     params.limit = app.clamp(params.limit);
     let flights = app.inbox_flights();
-    let key = params.clone();
+    let key = (params.clone(), None);
     // The parameters were checked: a usage error now is the catalog
     // folder's (a broken `inbox.toml`), not the request's.
     let work = move |stop: Arc<AtomicBool>| {

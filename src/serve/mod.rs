@@ -1,4 +1,4 @@
-//! `serve`: the search page and its JSON API over HTTP (axum on tokio,
+//! `serve`: the search page, its JSON API and Atom feeds over HTTP (axum on tokio,
 //! hyper's connections run by `listen`), for a browser on this machine.
 //! Read-only; every request passes `guard` (method, Host, size) first, then
 //! the cap on requests in flight (`Limits`). Nothing here searches: `app`
@@ -7,6 +7,7 @@
 mod api;
 mod app;
 mod assets;
+mod feed;
 mod flight;
 mod guard;
 mod inbox;
@@ -62,6 +63,9 @@ fn router(app: Arc<App>, local: SocketAddr, limits: &Limits) -> Router {
         .route("/api/entry/{*id}", get(api::entry))
         .route("/api/similar/{*id}", get(api::similar))
         .route("/api/inbox", get(inbox::inbox))
+        .route("/feed/search.atom", get(feed::search))
+        .route("/feed/inbox.atom", get(feed::inbox))
+        .route("/feed/watch/{file}", get(feed::watch))
         .fallback(api::not_found)
         // One semaphore for every route (a per-route limit would multiply
         // the cap); a request past it is shed at once with 503, not queued.

@@ -17,7 +17,8 @@ use crate::catalog::Catalog;
 use crate::diagnostic;
 use crate::error::Error;
 use crate::index::{
-    IndexDir, add_catalog, add_kept, commit, entries_by_arxiv, fingerprint, schema, thread_failure,
+    IndexDir, Stamps, add_catalog, add_kept, commit, entries_by_arxiv, fingerprint, schema,
+    thread_failure,
 };
 use crate::model::metadata::{Cache, FoundBy, IdKind, Identifier};
 use crate::model::paper::{PaperRecord, Source, normalize_whitespace};
@@ -72,12 +73,13 @@ pub fn import_snapshot(
             "another index rebuild is running; waiting for it to finish",
         )
     })?;
+    let previous = dir.open().ok().flatten();
     // What an import that keeps nothing would throw away.
-    let before = dir
-        .open()
-        .ok()
-        .flatten()
-        .map_or(0, |open| open.imported_records());
+    let before = previous.as_ref().map_or(0, |open| open.imported_records());
+    // A record the index held keeps the stamp it entered with: only what
+    // is new to the index is new to a watch.
+    let stamps = Stamps::after_or_fresh(previous.as_ref(), true);
+    drop(previous);
     let by_arxiv = entries_by_arxiv(catalog, cache);
     let (input, bar) = open_snapshot(&options.path)?;
     let generation = dir.new_generation(&lock)?;
@@ -89,6 +91,7 @@ pub fn import_snapshot(
         // is before the import merges records into the cache (a merge adds
         // abstracts, not tags).
         predictor: Predictor::train_reusing(catalog, cache, &dir.file(SAVED_MODEL_FILE)),
+        stamps,
         started,
     };
     let result = import.write_generation(&generation, input, &bar, cache, cache_dir, index_inputs);
@@ -186,9 +189,10 @@ impl Import<'_> {
         {
             cache.save(dir)?;
         }
-        add_catalog(writer, &fields, self.catalog, cache)?;
+        add_catalog(writer, &fields, self.catalog, cache, &self.stamps)?;
         if let Some(kept) = &self.options.kept {
-            add_kept(writer, &fields, self.catalog, cache, kept.as_ref(), true)?;
+            let inputs = (self.catalog, &*cache);
+            add_kept(writer, &fields, inputs, kept.as_ref(), &self.stamps, true)?;
         }
         Ok(())
     }

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use crate::catalog::Catalog;
-use crate::index::KeptRecords;
+use crate::index::{KeptRecords, Stamps};
 use crate::model::paper::PaperRecord;
 use crate::predict::Predictor;
 
@@ -54,6 +54,8 @@ pub(super) struct Import<'a> {
     pub(super) by_arxiv: HashMap<String, String>,
     /// Predicts the tags of every imported record.
     pub(super) predictor: Predictor,
+    /// When each record entered the index (see `index::stamps`).
+    pub(super) stamps: Stamps,
     pub(super) started: Instant,
 }
 

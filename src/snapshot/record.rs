@@ -279,6 +279,7 @@ impl SnapshotRecord {
             arxiv: Some(arxiv),
             doi: r.doi,
             note: String::new(),
+            added: None,
         }
     }
 }

@@ -403,7 +403,9 @@ impl Workers<'_> {
         let order = (date_order(record.updated.as_deref()), at.0, at.1);
         // Imported records are deleted all together or not at all, so
         // each word needs writing to the typo dictionary only once.
-        let document = parsed.into_record().to_document(
+        let mut record = parsed.into_record();
+        record.added = Some(self.import.stamps.record(key));
+        let document = record.to_document(
             self.fields,
             &self.import.catalog.vocabulary,
             Some(seen),

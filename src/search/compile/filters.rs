@@ -7,7 +7,7 @@
 use std::ops::Bound;
 
 use tantivy::Term;
-use tantivy::query::{BooleanQuery, ConstScoreQuery, InvertedIndexRangeQuery, Occur};
+use tantivy::query::{BooleanQuery, ConstScoreQuery, InvertedIndexRangeQuery, Occur, RangeQuery};
 
 use super::words::{field_query, holding_tag};
 use super::{Compilation, Context, Mode, Q};
@@ -116,6 +116,13 @@ impl Compilation<'_> {
             Filter::Arxiv(value) => identifier_query(f.arxiv_key, ident::strip_version(value)),
             Filter::Doi(value) => identifier_query(f.doi_key, &value.to_lowercase()),
             Filter::Collection(collection) => exact_query(f.collection, collection.as_str()),
+            // The column: each segment keeps its least and greatest stamp,
+            // so the segments of records older than the bound (most of a
+            // large index) are skipped whole, and the rest scanned.
+            Filter::Added(after) => Box::new(RangeQuery::new(
+                Bound::Excluded(Term::from_field_i64(f.added, *after)),
+                Bound::Unbounded,
+            )),
         };
         Ok(query)
     }

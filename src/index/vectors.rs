@@ -161,7 +161,7 @@ impl Collector for BestByVector<'_> {
             }
         })?;
         let mut best = Best::new(self.limit);
-        best.scored = rough.scored;
+        let scored = rough.scored;
         for (_, doc) in rough
             .heap
             .into_iter()
@@ -172,6 +172,8 @@ impl Collector for BestByVector<'_> {
                 best.offer(score, doc);
             }
         }
+        // Every document the first pass scored, not only those rescored.
+        best.scored = scored;
         Ok(best.harvest(segment_ord))
     }
 

@@ -8,10 +8,9 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use serde_json::{Value, json};
-use tantivy::TantivyDocument;
 
 use super::read_healing;
-use super::search::{filters as flag_filters, known_id};
+use super::search::known_id;
 use crate::catalog::Catalog;
 use crate::cli::{
     WatchAction, WatchAddArgs, WatchArgs, WatchListArgs, WatchRemoveArgs, WatchShown,
@@ -19,17 +18,13 @@ use crate::cli::{
 use crate::clock::now_rfc3339;
 use crate::diagnostic;
 use crate::error::Error;
+use crate::index::IndexDir;
 use crate::index::stamps::{latest, stamp_time};
-use crate::index::{Fields, IndexDir, OpenIndex};
 use crate::locations::Locations;
-use crate::model::{Collection, Kind, Record};
 use crate::render::text::count;
 use crate::render::{Style, json as render_json, table};
-use crate::search::{
-    Boosts, Filter, Hit, Mode, Origin, SearchRequest, YearRange, near_seeds, newest, newest_of,
-    search_total,
-};
-use crate::watch::{self, DEFAULT_MIN_SIMILARITY, Filters, Watch, Watches};
+use crate::search::{Boosts, Hit};
+use crate::watch::{self, DEFAULT_MIN_SIMILARITY, Filters, Matches, Watch, Watches, matches_after};
 
 /// New matches shown of each watch when `--limit` is not given.
 pub const DEFAULT_LIMIT: usize = 20;
@@ -393,112 +388,6 @@ fn same_search(a: &Watch, b: &Watch) -> bool {
         && a.created == b.created
 }
 
-/// A watch's matches that entered the index after a stamp: the best first
-/// (by the search's ranking, or by meaning for a watch that follows
-/// works), and how many there are.
-pub struct Matches {
-    pub hits: Vec<Hit>,
-    pub total: usize,
-    /// The followed works the index knows the meaning of.
-    pub seeds: Vec<String>,
-}
-
-/// The matches of `watch` stamped after `after`, at most `limit` of them.
-pub fn matches_after(
-    open: &OpenIndex,
-    catalog: &Catalog,
-    boosts: Boosts,
-    watch: &Watch,
-    after: i64,
-    limit: usize,
-) -> Result<Matches, Error> {
-    if watch.like.is_empty() {
-        let request = watch_request(watch, after, limit)?;
-        let (outcome, total) = search_total(open, catalog, &request.as_request(), boosts)?;
-        return Ok(Matches {
-            hits: outcome.hits,
-            total,
-            seeds: Vec::new(),
-        });
-    }
-    let searcher = open.reader.searcher();
-    let fields = Fields::from_schema(&open.index.schema())?;
-    let floor = watch.min_similarity.unwrap_or(DEFAULT_MIN_SIMILARITY) as f32;
-    let (near, seeds) = near_seeds(&searcher, &fields, &watch.like, after, floor)?;
-    let mut hits = Vec::new();
-    for (i, &(cosine, address)) in near.iter().take(limit).enumerate() {
-        let doc: TantivyDocument = searcher.doc(address)?;
-        hits.push(Hit {
-            rank: i + 1,
-            score: cosine,
-            record: Record::from_document(&doc, &fields),
-            snippet: None,
-            explanation: None,
-            semantic: Some(cosine),
-        });
-    }
-    Ok(Matches {
-        hits,
-        total: near.len(),
-        seeds,
-    })
-}
-
-/// The matches of `watch` since it was added (read or not: a feed reader
-/// keeps its own), newest first, at most `limit`: its feed.
-pub fn feed_records(
-    open: &OpenIndex,
-    catalog: &Catalog,
-    boosts: Boosts,
-    watch: &Watch,
-    limit: usize,
-) -> Result<Vec<Record>, Error> {
-    if watch.like.is_empty() {
-        let request = watch_request(watch, watch.since, 1)?;
-        return newest(open, catalog, &request.as_request(), boosts, limit);
-    }
-    let searcher = open.reader.searcher();
-    let fields = Fields::from_schema(&open.index.schema())?;
-    let floor = watch.min_similarity.unwrap_or(DEFAULT_MIN_SIMILARITY) as f32;
-    let (near, _) = near_seeds(&searcher, &fields, &watch.like, watch.since, floor)?;
-    let addresses: Vec<_> = near.into_iter().map(|(_, address)| address).collect();
-    newest_of(&searcher, &fields, &addresses, limit)
-}
-
-/// A watch's search, owned.
-struct WatchRequest {
-    query: String,
-    filters: Vec<(Filter, Origin)>,
-    limit: usize,
-}
-
-impl WatchRequest {
-    fn as_request(&self) -> SearchRequest<'_> {
-        SearchRequest {
-            query: &self.query,
-            filters: self.filters.clone(),
-            limit: self.limit,
-            explain: None,
-            exhaustive: false,
-            mode: Mode::Keyword,
-        }
-    }
-}
-
-/// The search of a watch of words and filters, kept to what entered the
-/// index after `after`.
-fn watch_request(watch: &Watch, after: i64, limit: usize) -> Result<WatchRequest, Error> {
-    let mut filters = search_filters(&watch.filters)?;
-    if after > i64::MIN {
-        filters.push((Filter::Added(after), Origin::Flag("watch")));
-    }
-    Ok(WatchRequest {
-        query: watch.query.clone(),
-        filters,
-        limit,
-    })
-}
-
 /// The filter flags as a watch keeps them.
 fn stored_filters(args: &crate::cli::FilterArgs) -> Filters {
     let text = |v: &Option<String>| v.as_deref().map(str::trim).map(str::to_string);
@@ -511,38 +400,6 @@ fn stored_filters(args: &crate::cli::FilterArgs) -> Filters {
         author: text(&args.author),
         collection: args.collection.only().map(|c| c.as_str().to_string()),
     }
-}
-
-/// A watch's filters typed, each with its flag, as `search` types them.
-pub fn search_filters(filters: &Filters) -> Result<Vec<(Filter, Origin)>, Error> {
-    let bad = |flag: &str, value: &str, e: String| {
-        Error::Usage(format!("the watch's {flag} {value}: {e}"))
-    };
-    let args = crate::cli::FilterArgs {
-        tag: filters.tag.clone(),
-        section: filters.section.clone(),
-        kind: match &filters.kind {
-            Some(k) => Some(k.parse::<Kind>().map_err(|e| bad("--kind", k, e))?),
-            None => None,
-        },
-        year: match &filters.year {
-            Some(y) => Some(y.parse::<YearRange>().map_err(|e| bad("--year", y, e))?),
-            None => None,
-        },
-        venue: filters.venue.clone(),
-        author: filters.author.clone(),
-        collection: match filters.collection.as_deref() {
-            None => crate::cli::CollectionArg::All,
-            Some(c) => match c
-                .parse::<Collection>()
-                .map_err(|e| bad("--collection", c, e))?
-            {
-                Collection::Catalog => crate::cli::CollectionArg::Catalog,
-                Collection::Arxiv => crate::cli::CollectionArg::Arxiv,
-            },
-        },
-    };
-    Ok(flag_filters(&args))
 }
 
 /// `watches: moe 3 new, zorblat 0 new`, for a harvest's summary: how many

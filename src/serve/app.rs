@@ -193,13 +193,8 @@ impl App {
             None => Watches::default(),
         };
         let watch = watches.find(name)?;
-        let records = crate::commands::watch::feed_records(
-            &self.open,
-            &self.catalog,
-            self.boosts,
-            watch,
-            limit,
-        )?;
+        let records =
+            crate::watch::feed_records(&self.open, &self.catalog, self.boosts, watch, limit)?;
         let page = match watch.like.as_slice() {
             [first, ..] => site.view(first),
             [] => {

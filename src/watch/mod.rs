@@ -15,6 +15,8 @@
 //! lose each other's change; a file that cannot be read is an error, never
 //! replaced.
 
+mod matches;
+
 use std::fs::File;
 use std::path::{Path, PathBuf};
 
@@ -22,6 +24,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::Error;
 use crate::fsutil::{lock_file, read_regular_file, write_atomic};
+
+pub use matches::{Matches, feed_records, matches_after};
 
 /// The file's name.
 pub const WATCHES_FILE: &str = "watches.json";

@@ -105,6 +105,7 @@ fn holding(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::search::intent::of;
     use crate::search::query;
 
     fn intent(text: &str) -> Vec<Intent> {

@@ -45,12 +45,11 @@ impl SegmentVectors {
         let max_doc = max_doc as usize;
         let header = bytes.as_slice().get(..HEADER)?;
         let word = |at: usize| u32::from_le_bytes(header[at..at + 4].try_into().unwrap());
-        let whole = (&header[..8] == MAGIC
+        (&header[..8] == MAGIC
             && word(8) as usize == max_doc
             && word(12) as usize == DIMS
             && bytes.len() == file_len(max_doc))
-        .then_some(SegmentVectors { bytes, max_doc });
-        whole
+        .then_some(SegmentVectors { bytes, max_doc })
     }
 
     /// The norm of `doc`'s stored bytes; 0 when it has no vector.

@@ -122,9 +122,15 @@ pub struct IndexArgs {
 /// Filters shared by `search` and `list`.
 #[derive(Debug, Args, Default)]
 pub struct FilterArgs {
-    /// Only entries with this tag (id, label or alias); repeat for all of several
+    /// Only entries with this tag (id, label or alias), as what they are
+    /// about or as a technique they use; repeat for all of several
     #[arg(long, value_name = "TAG", add = ArgValueCandidates::new(completion::tags))]
     pub tag: Vec<String>,
+    /// Only entries about this tag: their primary tags (or, for imported
+    /// records, predicted tags) hold it, not only their `uses`; repeat for
+    /// all of several
+    #[arg(long, value_name = "TAG", add = ArgValueCandidates::new(completion::tags))]
+    pub about: Vec<String>,
     /// Only entries of this section (name, or the start of it)
     #[arg(long, value_name = "SECTION", add = ArgValueCandidates::new(completion::sections))]
     pub section: Option<String>,
@@ -204,13 +210,13 @@ impl Format {
 
 #[derive(Debug, Args)]
 pub struct SearchArgs {
-    /// Words, "quoted phrases", AND/OR/NOT, -word, field:value (tag, section,
-    /// author, venue, kind, year, title, id, arxiv, doi); may be left out
+    /// Words, "quoted phrases", AND/OR/NOT, -word, field:value (tag, about,
+    /// section, author, venue, kind, year, title, id, arxiv, doi); may be left out
     /// when a filter flag lists what to show
     #[arg(
         num_args = 1..,
         value_name = "QUERY",
-        required_unless_present_any = ["tag", "section", "kind", "year", "venue", "author", "collection"]
+        required_unless_present_any = ["tag", "about", "section", "kind", "year", "venue", "author", "collection"]
     )]
     pub query: Vec<String>,
     #[command(flatten)]

@@ -380,3 +380,76 @@ fn a_list_with_years_inside_its_topics_keeps_the_topics() {
     fresh().arg("export").run().success().stdout_is(list);
 }
 
+/// A work that only uses a technique, beside works about it.
+const USES_PIPELINES: &str = r#"[section]
+name = "Collectives"
+order = 4
+
+[[entry]]
+id = "ringwise-2022"
+kind = "paper"
+title = "Ringwise: Topology-Aware Collective Communication for LLM Training"
+url = "https://example.org/ringwise"
+authors = ["Eve Invented"]
+venue = "FICT"
+year = 2022
+tags = ["collective-communication"]
+uses = ["pipeline-parallelism"]
+note = "Picks rings and trees for pretend all-reduce between pipeline stages."
+"#;
+
+/// `--tag` holds the works about a technique and those that only use it;
+/// `--about` (`about:`) only the first, and `stats` says which it counts.
+#[test]
+fn works_about_a_tag_are_told_from_works_that_use_it() {
+    let fixture = Fixture::with_files(&[
+        ("tags.toml", TAGS),
+        ("pipeline-parallelism.toml", PIPELINES),
+        ("collectives.toml", USES_PIPELINES),
+    ]);
+    let sorted = |mut ids: Vec<String>| {
+        ids.sort();
+        ids
+    };
+    let tagged = fixture
+        .run(["search", "--json", "--tag", "pipeline-parallelism"])
+        .success()
+        .ids();
+    assert_eq!(
+        sorted(tagged),
+        ["gpipe-2019", "ringwise-2022", "zero-bubble-2024"]
+    );
+    let about = ["gpipe-2019", "zero-bubble-2024"];
+    for args in [
+        &["search", "--json", "--about", "pipeline-parallelism"][..],
+        &["search", "--json", "about:pipeline-parallelism"],
+        &[
+            "search",
+            "--json",
+            "pipeline about:\"pipeline parallelism\"",
+        ],
+        &["list", "--json", "--about", "pipeline-parallelism"],
+    ] {
+        assert_eq!(sorted(fixture.run(args).success().ids()), about, "{args:?}");
+    }
+    fixture
+        .run(["search", "--about", "pipeline-paralelism"])
+        .code(2)
+        .stderr_has("--about pipeline-paralelism: unknown tag (closest: pipeline-parallelism");
+    let stats = fixture.run(["stats", "--json"]).success().json();
+    let pipelines = stats["by_tag"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["tag"] == "pipeline-parallelism")
+        .cloned();
+    assert_eq!(
+        pipelines,
+        Some(serde_json::json!({"tag": "pipeline-parallelism", "entries": 2, "uses": 1}))
+    );
+    fixture
+        .run(["stats"])
+        .success()
+        .stdout_has("by tag: works about it (primary tags), +works that only use it\n")
+        .stdout_has("  pipeline-parallelism           2 +1");
+}

@@ -87,6 +87,7 @@ async fn search_answers_the_hits_of_search_json_with_every_match_counted() {
                 "venue": [{"value": "FICT", "count": 2}],
                 "kind": [{"value": "paper", "count": 2}],
                 "collection": [{"value": "catalog", "count": 2}],
+                "about": [{"value": "pipeline-parallelism", "count": 2}],
             },
         })
     );

@@ -180,7 +180,7 @@ function showResults(state, data) {
   for (const note of data.notes || []) text += ` · ${note}`;
   showStatus(text, false);
   showActiveFilters(state);
-  showFacets(state, data.facets);
+  showFacets(state, data.facets, data.techniques || []);
   showHistogram(state, data.facets.year || []);
   selected = -1;
   $("results").replaceChildren(...data.hits.map((hit, i) => hitItem(hit, i)));
@@ -257,10 +257,17 @@ function showActiveFilters(state) {
 
 const expanded = new Set();
 
-function showFacets(state, facets) {
+// The filters' values with their counts; the tags the query names come
+// first, so that "expert parallelism" shows expert-parallelism however
+// many works of other tags share its words.
+function showFacets(state, facets, techniques) {
   const groups = [];
   for (const name of Object.keys(FACET_NAMES)) {
-    const values = facets[name] || [];
+    let values = facets[name] || [];
+    if (name === "tag") {
+      const named = techniques.map((t) => values.find((v) => v.value === t)).filter((v) => v);
+      values = [...named, ...values.filter((v) => !techniques.includes(v.value))];
+    }
     const active = MULTI.includes(name) ? state.filters[name] : [state.filters[name]];
     if (values.length === 0) continue;
     const all = expanded.has(name);
@@ -298,7 +305,7 @@ function showFacets(state, facets) {
               onclick: () => {
                 if (all) expanded.delete(name);
                 else expanded.add(name);
-                showFacets(state, facets);
+                showFacets(state, facets, techniques);
               },
             },
             all ? "fewer" : `all ${values.length}`,
@@ -331,6 +338,8 @@ function aboutButton(state, value, about, count) {
   );
 }
 
+// A bar a year from the first to the last, each labelled with its year
+// below it (every few years when the bars are too narrow for each).
 function showHistogram(state, years) {
   const box = $("histogram");
   const axis = box.nextElementSibling && box.nextElementSibling.classList.contains("axis") ? box.nextElementSibling : null;
@@ -344,6 +353,7 @@ function showHistogram(state, years) {
   const last = years[years.length - 1].value;
   const most = Math.max(...years.map((y) => y.count));
   const bars = [];
+  const labels = [];
   for (let year = first; year <= last; year++) {
     const count = counts.get(year) || 0;
     const bar = el("button", {
@@ -356,9 +366,18 @@ function showHistogram(state, years) {
     });
     bar.style.height = count ? `${Math.max(6, (100 * count) / most)}%` : "1px";
     bars.push(bar);
+    labels.push(el("span", { "aria-hidden": "true" }, String(year)));
   }
   box.replaceChildren(...bars);
-  box.after(el("div", { class: "axis" }, el("span", {}, String(first)), el("span", {}, String(last))));
+  const row = el("div", { class: "axis" }, ...labels);
+  box.after(row);
+  // A label is about 2.5em wide: past what a bar's width holds, every step-th year.
+  const slot = bars[0].getBoundingClientRect().width + 2;
+  const wide = 2.6 * parseFloat(getComputedStyle(row).fontSize);
+  const step = slot > 0 ? Math.max(1, Math.ceil(wide / slot)) : 1;
+  labels.forEach((label, i) => {
+    if (i % step !== 0) label.textContent = "";
+  });
 }
 
 // ---- one entry -------------------------------------------------------------------

@@ -23,7 +23,9 @@ pub struct Cli {
     pub command: Command,
 }
 
+/// Options every subcommand takes, listed after the subcommand's own.
 #[derive(Debug, Args)]
+#[command(next_help_heading = "Global options")]
 pub struct GlobalArgs {
     /// Catalog folder [default: ./catalog if present, else the built-in catalog]
     #[arg(long, global = true, env = "DISTML_CATALOG", value_name = "DIR")]

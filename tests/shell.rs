@@ -88,6 +88,20 @@ fn entry_ids_tags_and_sections_complete_from_the_catalog_in_use() {
     );
 }
 
+/// A subcommand's own options come first in its help, the global ones
+/// after them.
+#[test]
+fn a_subcommands_help_lists_its_own_options_before_the_global_ones() {
+    let run = Fixture::new().run(["search", "--help"]).success();
+    let help = run.stdout();
+    let own = help.find("--limit").expect("--limit in search's help");
+    let global = help
+        .find("Global options:")
+        .expect("a heading for global options");
+    let catalog = help.find("--catalog").expect("--catalog in search's help");
+    assert!(own < global && global < catalog, "{help}");
+}
+
 #[test]
 fn subcommand_names_complete() {
     let fixture = Fixture::new();

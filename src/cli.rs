@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use clap_complete::ArgValueCandidates;
+use clap_complete::{ArgValueCandidates, ArgValueCompleter};
 
 use crate::completion::candidates as completion;
 use crate::model::{Collection, Kind};
@@ -134,7 +134,7 @@ pub struct FilterArgs {
     #[arg(long, value_name = "TAG", add = ArgValueCandidates::new(completion::tags))]
     pub about: Vec<String>,
     /// Only entries of this section (name, or the start of it)
-    #[arg(long, value_name = "SECTION", add = ArgValueCandidates::new(completion::sections))]
+    #[arg(long, value_name = "SECTION", add = ArgValueCompleter::new(completion::sections))]
     pub section: Option<String>,
     /// Only papers or only projects
     #[arg(long, value_enum)]
@@ -540,7 +540,7 @@ pub struct AcceptArgs {
     #[arg(long, value_name = "TEXT")]
     pub note: String,
     /// The section to write it in, instead of the proposed one
-    #[arg(long, value_name = "NAME", add = ArgValueCandidates::new(completion::sections))]
+    #[arg(long, value_name = "NAME", add = ArgValueCompleter::new(completion::sections))]
     pub section: Option<String>,
     /// Its tags, instead of the proposed ones (comma-separated ids or names)
     #[arg(long, value_name = "T,...", value_delimiter = ',', add = ArgValueCandidates::new(completion::tags))]

@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use clap_complete::ArgValueCandidates;
+use clap_complete::{ArgValueCandidates, ArgValueCompleter};
 
 use crate::completion::candidates as completion;
 use crate::model::{Collection, Kind};
@@ -23,7 +23,9 @@ pub struct Cli {
     pub command: Command,
 }
 
+/// Options every subcommand takes, listed after the subcommand's own.
 #[derive(Debug, Args)]
+#[command(next_help_heading = "Global options")]
 pub struct GlobalArgs {
     /// Catalog folder [default: ./catalog if present, else the built-in catalog]
     #[arg(long, global = true, env = "DISTML_CATALOG", value_name = "DIR")]
@@ -124,11 +126,17 @@ pub struct IndexArgs {
 /// Filters shared by `search` and `list`.
 #[derive(Debug, Args, Default)]
 pub struct FilterArgs {
-    /// Only entries with this tag (id, label or alias); repeat for all of several
+    /// Only entries with this tag (id, label or alias), as what they are
+    /// about or as a technique they use; repeat for all of several
     #[arg(long, value_name = "TAG", add = ArgValueCandidates::new(completion::tags))]
     pub tag: Vec<String>,
+    /// Only entries about this tag: their primary tags (or, for imported
+    /// records, predicted tags) hold it, not only their `uses`; repeat for
+    /// all of several
+    #[arg(long, value_name = "TAG", add = ArgValueCandidates::new(completion::tags))]
+    pub about: Vec<String>,
     /// Only entries of this section (name, or the start of it)
-    #[arg(long, value_name = "SECTION", add = ArgValueCandidates::new(completion::sections))]
+    #[arg(long, value_name = "SECTION", add = ArgValueCompleter::new(completion::sections))]
     pub section: Option<String>,
     /// Only papers or only projects
     #[arg(long, value_enum)]
@@ -206,13 +214,13 @@ impl Format {
 
 #[derive(Debug, Args)]
 pub struct SearchArgs {
-    /// Words, "quoted phrases", AND/OR/NOT, -word, field:value (tag, section,
-    /// author, venue, kind, year, title, id, arxiv, doi); may be left out
+    /// Words, "quoted phrases", AND/OR/NOT, -word, field:value (tag, about,
+    /// section, author, venue, kind, year, title, id, arxiv, doi); may be left out
     /// when a filter flag lists what to show
     #[arg(
         num_args = 1..,
         value_name = "QUERY",
-        required_unless_present_any = ["tag", "section", "kind", "year", "venue", "author", "collection"]
+        required_unless_present_any = ["tag", "about", "section", "kind", "year", "venue", "author", "collection"]
     )]
     pub query: Vec<String>,
     #[command(flatten)]
@@ -534,7 +542,7 @@ pub struct AcceptArgs {
     #[arg(long, value_name = "TEXT")]
     pub note: String,
     /// The section to write it in, instead of the proposed one
-    #[arg(long, value_name = "NAME", add = ArgValueCandidates::new(completion::sections))]
+    #[arg(long, value_name = "NAME", add = ArgValueCompleter::new(completion::sections))]
     pub section: Option<String>,
     /// Its tags, instead of the proposed ones (comma-separated ids or names)
     #[arg(long, value_name = "T,...", value_delimiter = ',', add = ArgValueCandidates::new(completion::tags))]

@@ -20,8 +20,8 @@ const QUERY_SYNTAX: &[(&str, &str)] = &[
     ("\"a phrase\"", "the words next to each other"),
     ("AND, OR, NOT, -word, +word, ( )", "boolean structure"),
     (
-        "tag:, section:, author:, venue:, kind:, title:, id:, arxiv:, doi:, collection:",
-        "filters, also given as flags (--tag, --section, ...)",
+        "tag:, about:, section:, author:, venue:, kind:, title:, id:, arxiv:, doi:, collection:",
+        "filters, also given as flags (--tag, --section, ...); tag: also keeps the works that only use the tag, about: only those about it",
     ),
     (
         "year:2021, year:2020..2023, year:..2019, year:2022..",

@@ -869,3 +869,122 @@ async fn screenshot(client: &Client) {
         std::fs::write(docs.join("screenshot.png"), &png).unwrap();
     }
 }
+
+/// Fictional parallelism works: many of nine gadget techniques, one about
+/// expert parallelism and one that only uses it, from 2019 to 2023.
+fn gadget_fixture() -> Fixture {
+    let mut tags = String::from(common::TAGS);
+    tags += "\n[[tag]]\nid = \"expert-parallelism\"\nlabel = \"Expert parallelism\"\ncategory = \"parallelism\"\ndescription = \"Experts placed on different devices.\"\naliases = [\"expert sharding\"]\n";
+    let names = [
+        "alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta", "iota",
+    ];
+    for name in names {
+        tags += &format!(
+            "\n[[tag]]\nid = \"gadget-{name}\"\nlabel = \"Gadget {name}\"\ncategory = \"parallelism\"\ndescription = \"Pretend gadget technique {name}.\"\n"
+        );
+    }
+    let mut section = String::from("[section]\nname = \"Gadgets\"\norder = 1\n");
+    let mut work = |id: &str, year: i64, tags: &[String], uses: &[&str]| {
+        section += &format!(
+            "\n[[entry]]\nid = \"{id}\"\nkind = \"paper\"\ntitle = \"{id}: Pretend Gadget Parallelism\"\n\
+             url = \"https://example.org/{id}\"\nauthors = [\"Ada Example\"]\nvenue = \"FICT\"\n\
+             year = {year}\ntags = {tags:?}\nuses = {uses:?}\nnote = \"Imaginary parallelism of gadgets.\"\n"
+        );
+    };
+    for i in 0..12 {
+        let tags: Vec<String> = (0..4)
+            .map(|k| format!("gadget-{}", names[(i + k) % names.len()]))
+            .collect();
+        work(
+            &format!("gadget{i}-fict"),
+            2019 + (i as i64 % 5),
+            &tags,
+            &[],
+        );
+    }
+    work(
+        "experts-fict",
+        2021,
+        &["expert-parallelism".to_string()],
+        &[],
+    );
+    work(
+        "routing-fict",
+        2022,
+        &["gadget-alpha".to_string()],
+        &["expert-parallelism"],
+    );
+    Fixture::with_files(&[("tags.toml", &tags), ("gadgets.toml", &section)])
+}
+
+/// The tag filter shows first the technique the query names, however many
+/// works of other tags share its words, with how many are about it; each
+/// year of the histogram is labelled under its bar.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_tag_the_query_names_is_shown_and_years_are_labelled() {
+    let Some((chromium, chromedriver)) = tools() else {
+        return;
+    };
+    let fixture = gadget_fixture();
+    let server = Server::start(&fixture, &[]);
+    let driver = Driver::start(&chromedriver);
+    let profile = tempfile::tempdir().unwrap();
+    let client = browser(&driver, &chromium, profile.path()).await;
+    client
+        .goto(&format!("{}?q=expert+parallelism", server.base))
+        .await
+        .unwrap();
+    until(
+        &client,
+        "the results",
+        &format!("{STATUS}.startsWith('14 results')"),
+    )
+    .await;
+    let shown = "[...document.querySelectorAll(\"button.facet[data-facet='tag']\")].map(b => b.dataset.value)";
+    let shown = js(&client, shown).await;
+    let shown = shown.as_array().unwrap();
+    assert_eq!(shown.len(), 8, "{shown:?}");
+    assert_eq!(shown[0], json!("expert-parallelism"), "{shown:?}");
+    // Two hold the tag; one is about it, the other only uses it.
+    let count = "document.querySelector(\"button.facet[data-facet='tag'][data-value='expert-parallelism'] .count\").textContent";
+    assert_eq!(js(&client, count).await, json!("2"));
+    let about = "button.facet[data-facet='about'][data-value='expert-parallelism']";
+    assert_eq!(
+        js(
+            &client,
+            &format!("document.querySelector({about:?}).textContent")
+        )
+        .await,
+        json!("1 about")
+    );
+
+    // Each year under its bar.
+    let labels = "[...document.querySelectorAll('.axis span')].map(s => s.textContent)";
+    assert_eq!(
+        js(&client, labels).await,
+        json!(["2019", "2020", "2021", "2022", "2023"])
+    );
+    let aligned = "[...document.querySelectorAll('#histogram .bar')].every((bar, i) => {
+        const b = bar.getBoundingClientRect();
+        const l = document.querySelectorAll('.axis span')[i].getBoundingClientRect();
+        const middle = (l.left + l.right) / 2;
+        return b.left <= middle && middle <= b.right && l.top >= b.bottom;
+    })";
+    assert_eq!(js(&client, aligned).await, json!(true));
+
+    // "1 about" keeps the work about the tag.
+    click(&client, about).await;
+    until(
+        &client,
+        "the work about it",
+        &format!("{STATUS}.startsWith('1 result')"),
+    )
+    .await;
+    assert_eq!(
+        client.current_url().await.unwrap().query(),
+        Some("q=expert+parallelism&about=expert-parallelism")
+    );
+    let ids = "[...document.querySelectorAll('#results .hit')].map(h => h.dataset.id)";
+    assert_eq!(js(&client, ids).await, json!(["experts-fict"]));
+    client.close().await.unwrap();
+}

@@ -655,3 +655,57 @@ async fn apply_writes_no_year_check_would_refuse() {
     assert!(written.contains("venue = \"Journal of Fictional Widgets\""));
     fixture.run(["check"]).success();
 }
+
+/// A listed title other than the one arXiv gives its id is reported, as
+/// advice: the check still passes. Case, punctuation and spacing aside.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_title_other_than_arxivs_is_reported_as_advice() {
+    let server = MockServer::start().await;
+    let feed = atom(&[
+        (
+            "1412.88805",
+            "Elastic Widget Sharding for Imaginary Clusters",
+            None,
+            None,
+        ),
+        ("1412.88806", "Gadget-Pipes: Pretend  Pipelines", None, None),
+    ]);
+    mount_arxiv(&server, feed).await;
+    let base = server.uri();
+    let fixture = catalog(&[
+        paper(
+            "elastic-2024",
+            "Sharding Widgets Elastically",
+            "https://arxiv.org/abs/1412.88805",
+            "FICT",
+            Some("1412.88805"),
+        ),
+        paper(
+            "gadget-pipes-2024",
+            "Gadget Pipes: pretend pipelines",
+            "https://arxiv.org/abs/1412.88806",
+            "FICT",
+            Some("1412.88806"),
+        ),
+    ]);
+    let run = check(&fixture, &base).arg("--json").run().success();
+    run.stdout_is(
+        r#"{"id":"elastic-2024","problem":"title-differs","url":"https://arxiv.org/abs/1412.88805","detail":"arXiv 1412.88805 titles it \"Elastic Widget Sharding for Imaginary Clusters\"","suggestion":"title = \"Elastic Widget Sharding for Imaginary Clusters\""}
+"#,
+    )
+    .stderr_has("warning: 1 title not as arXiv gives it (advice: the check still passes)")
+    .stderr_lacks("error:");
+    check(&fixture, &base)
+        .run()
+        .success()
+        .stdout_is(
+            "elastic-2024: title-differs: https://arxiv.org/abs/1412.88805\n  arXiv 1412.88805 titles it \"Elastic Widget Sharding for Imaginary Clusters\"\n  suggestion: title = \"Elastic Widget Sharding for Imaginary Clusters\"\ncatalog: ok online\n",
+        );
+    // Advice, not a proposal: --apply leaves the title as listed.
+    check(&fixture, &base).arg("--apply").run().success();
+    assert!(
+        fixture
+            .read("widgets.toml")
+            .contains("title = \"Sharding Widgets Elastically\"")
+    );
+}

@@ -274,3 +274,182 @@ fn the_shipped_catalog_spells_arxiv_as_imported_records_do() {
         .collect();
     assert_eq!(arxiv, ["arXiv"], "{venues:?}");
 }
+
+/// A list grouped by year in `<details>` blocks, with topic headings in
+/// each: the topics are the sections, one per topic across the years, and
+/// a year's block dates the papers that give no year of their own.
+const BY_YEAR: &str = "# Awesome Imaginary Models
+
+## Papers
+
+<details><summary>2024</summary>
+
+### Pre-training
+
+- [Wombat: Pretend Pre-training at Scale](https://arxiv.org/abs/2999.07001) by Ada Quillfeather et al.
+- [Dingo: Imaginary Data Mixtures](https://arxiv.org/abs/2999.07002) by Bo Tumbleweed, NeurIPS 2023
+
+### LLM serving
+
+- [Quokka: Serving Made-up Models](https://arxiv.org/abs/2999.07003) by Cy Larkspur et al.
+
+</details>
+
+<details><summary>Before 2024</summary>
+
+### Pre-training
+
+- [Numbat: Fictional Scaling Laws](https://arxiv.org/abs/2999.07004) by Di Marrowby et al., ICML 2022
+- [Bilby: Pretend Curricula](https://arxiv.org/abs/2999.07005) by Ed Thistlewood
+
+### Agent systems
+
+- [Potoroo: Invented Tool Use](https://arxiv.org/abs/2999.07006) by Flo Brackenridge, COLM 2023
+
+</details>
+";
+
+#[test]
+fn a_list_grouped_by_year_keeps_its_topics_as_sections() {
+    let fixture = Fixture::new();
+    std::fs::write(fixture.dir.path().join("list.md"), BY_YEAR).unwrap();
+    let fresh = || common::Cmd::new(&fixture).args(["--catalog", "fresh"]);
+    fresh().args(["import", "list.md"]).run().success();
+    let mut files: Vec<String> = std::fs::read_dir(fixture.dir.path().join("fresh"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".toml") && n != "tags.toml" && n != "list.toml")
+        .collect();
+    files.sort();
+    assert_eq!(
+        files,
+        [
+            "agent-systems.toml",
+            "llm-serving.toml",
+            "pre-training.toml"
+        ]
+    );
+    let listed = fresh().args(["list", "--json"]).run().success();
+    let by_id: Vec<(String, String, Option<i64>)> = listed
+        .json_lines()
+        .iter()
+        .map(|e| {
+            (
+                e["id"].as_str().unwrap().to_string(),
+                e["section"].as_str().unwrap().to_string(),
+                e["year"].as_i64(),
+            )
+        })
+        .collect();
+    let expected = [
+        ("wombat-2024", "Pre-training", Some(2024)),
+        ("dingo-2023", "Pre-training", Some(2023)),
+        ("numbat-2022", "Pre-training", Some(2022)),
+        ("bilby", "Pre-training", None),
+        ("quokka-2024", "LLM serving", Some(2024)),
+        ("potoroo-2023", "Agent systems", Some(2023)),
+    ]
+    .map(|(id, section, year)| (id.to_string(), section.to_string(), year));
+    assert_eq!(by_id, expected);
+    // The list comes back as it was written.
+    fresh().arg("export").run().success().stdout_is(BY_YEAR);
+}
+
+/// The same, with the years inside each topic.
+#[test]
+fn a_list_with_years_inside_its_topics_keeps_the_topics() {
+    let fixture = Fixture::new();
+    let list = "# Awesome Imaginary Models\n\n## Pre-training\n\n<details><summary>2024</summary>\n\n- [Wombat: Pretend Pre-training at Scale](https://arxiv.org/abs/2999.07001) by Ada Quillfeather et al.\n\n</details>\n\n<details><summary>Before 2024</summary>\n\n- [Numbat: Fictional Scaling Laws](https://arxiv.org/abs/2999.07004) by Di Marrowby et al., ICML 2022\n\n</details>\n\n## LLM serving\n\n<details><summary>2024</summary>\n\n- [Quokka: Serving Made-up Models](https://arxiv.org/abs/2999.07003) by Cy Larkspur et al.\n\n</details>\n";
+    std::fs::write(fixture.dir.path().join("list.md"), list).unwrap();
+    let fresh = || common::Cmd::new(&fixture).args(["--catalog", "fresh"]);
+    fresh().args(["import", "list.md"]).run().success();
+    let listed = fresh().args(["list", "--json"]).run().success();
+    let lines = listed.json_lines();
+    let sections: Vec<(&str, &str)> = lines
+        .iter()
+        .map(|e| (e["id"].as_str().unwrap(), e["section"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        sections,
+        [
+            ("wombat-2024", "Pre-training"),
+            ("numbat-2022", "Pre-training"),
+            ("quokka-2024", "LLM serving"),
+        ]
+    );
+    fresh().arg("export").run().success().stdout_is(list);
+}
+
+/// A work that only uses a technique, beside works about it.
+const USES_PIPELINES: &str = r#"[section]
+name = "Collectives"
+order = 4
+
+[[entry]]
+id = "ringwise-2022"
+kind = "paper"
+title = "Ringwise: Topology-Aware Collective Communication for LLM Training"
+url = "https://example.org/ringwise"
+authors = ["Eve Invented"]
+venue = "FICT"
+year = 2022
+tags = ["collective-communication"]
+uses = ["pipeline-parallelism"]
+note = "Picks rings and trees for pretend all-reduce between pipeline stages."
+"#;
+
+/// `--tag` holds the works about a technique and those that only use it;
+/// `--about` (`about:`) only the first, and `stats` says which it counts.
+#[test]
+fn works_about_a_tag_are_told_from_works_that_use_it() {
+    let fixture = Fixture::with_files(&[
+        ("tags.toml", TAGS),
+        ("pipeline-parallelism.toml", PIPELINES),
+        ("collectives.toml", USES_PIPELINES),
+    ]);
+    let sorted = |mut ids: Vec<String>| {
+        ids.sort();
+        ids
+    };
+    let tagged = fixture
+        .run(["search", "--json", "--tag", "pipeline-parallelism"])
+        .success()
+        .ids();
+    assert_eq!(
+        sorted(tagged),
+        ["gpipe-2019", "ringwise-2022", "zero-bubble-2024"]
+    );
+    let about = ["gpipe-2019", "zero-bubble-2024"];
+    for args in [
+        &["search", "--json", "--about", "pipeline-parallelism"][..],
+        &["search", "--json", "about:pipeline-parallelism"],
+        &[
+            "search",
+            "--json",
+            "pipeline about:\"pipeline parallelism\"",
+        ],
+        &["list", "--json", "--about", "pipeline-parallelism"],
+    ] {
+        assert_eq!(sorted(fixture.run(args).success().ids()), about, "{args:?}");
+    }
+    fixture
+        .run(["search", "--about", "pipeline-paralelism"])
+        .code(2)
+        .stderr_has("--about pipeline-paralelism: unknown tag (closest: pipeline-parallelism");
+    let stats = fixture.run(["stats", "--json"]).success().json();
+    let pipelines = stats["by_tag"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["tag"] == "pipeline-parallelism")
+        .cloned();
+    assert_eq!(
+        pipelines,
+        Some(serde_json::json!({"tag": "pipeline-parallelism", "entries": 2, "uses": 1}))
+    );
+    fixture
+        .run(["stats"])
+        .success()
+        .stdout_has("by tag: works about it (primary tags), +works that only use it\n")
+        .stdout_has("  pipeline-parallelism           2 +1");
+}

@@ -10,7 +10,8 @@ use common::{BIN, Fixture};
 
 /// What bash offers after `line` (the cursor at its end), with the
 /// registration script `completions bash` prints sourced, the binary on
-/// PATH and the fixture's folder as the working directory.
+/// PATH and the fixture's folder as the working directory. As bash does,
+/// the function's word (`$2`) is the last word without a quote it opened.
 fn bash_completes(fixture: &Fixture, line: &str) -> Vec<String> {
     let bin_dir = Path::new(BIN).parent().unwrap();
     let path = format!("{}:{}", bin_dir.display(), std::env::var("PATH").unwrap());
@@ -19,7 +20,9 @@ source <(distml-search completions bash)
 read -ra COMP_WORDS <<< "$LINE"
 [[ "$LINE" == *" " ]] && COMP_WORDS+=("")
 COMP_CWORD=$(( ${#COMP_WORDS[@]} - 1 ))
-_clap_complete_distml_search distml-search "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}"
+word="${COMP_WORDS[COMP_CWORD]}"
+[[ "$word" == [\"\']* ]] && word="${word:1}"
+_clap_complete_distml_search distml-search "$word" "${COMP_WORDS[COMP_CWORD-1]}"
 printf '%s\n' "${COMPREPLY[@]}"
 "#;
     let output = Command::new("bash")
@@ -86,6 +89,53 @@ fn entry_ids_tags_and_sections_complete_from_the_catalog_in_use() {
         bash_completes(&fixture, "distml-search search x --tag pipe"),
         ["pipeline-parallelism"]
     );
+}
+
+/// A section's name holds spaces: bash gets it as one word, with
+/// backslashes, or as it is inside a quote the word opened (which bash
+/// closes after it).
+#[test]
+fn section_names_with_spaces_complete_quoted_for_bash() {
+    let fixture = Fixture::new();
+    assert_eq!(
+        bash_completes(&fixture, "distml-search list --section Pipe"),
+        ["Pipeline\\ Parallelism"]
+    );
+    assert_eq!(
+        bash_completes(&fixture, "distml-search list --section 'Mixture"),
+        ["Mixture-of-Experts System"]
+    );
+    assert_eq!(
+        bash_completes(&fixture, "distml-search search x --section \"Open"),
+        ["Open Source Projects"]
+    );
+    // What bash makes of the completed line is the section's name.
+    let line = format!(
+        "\"$0\" list --section {} --json",
+        bash_completes(&fixture, "distml-search list --section Pipe")[0]
+    );
+    let run = common::Cmd::program(&fixture, "bash")
+        .args(["-c", &line, BIN])
+        .run()
+        .success();
+    assert!(!run.stdout().is_empty());
+    for entry in run.json_lines() {
+        assert_eq!(entry["section"], "Pipeline Parallelism");
+    }
+}
+
+/// A subcommand's own options come first in its help, the global ones
+/// after them.
+#[test]
+fn a_subcommands_help_lists_its_own_options_before_the_global_ones() {
+    let run = Fixture::new().run(["search", "--help"]).success();
+    let help = run.stdout();
+    let own = help.find("--limit").expect("--limit in search's help");
+    let global = help
+        .find("Global options:")
+        .expect("a heading for global options");
+    let catalog = help.find("--catalog").expect("--catalog in search's help");
+    assert!(own < global && global < catalog, "{help}");
 }
 
 #[test]

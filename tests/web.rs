@@ -77,6 +77,7 @@ async fn search_answers_the_hits_of_search_json_with_every_match_counted() {
             "total": 2,
             "more": true,
             "notes": [],
+            "techniques": [],
             "facets": {
                 "tag": [{"value": "pipeline-parallelism", "count": 2}],
                 "section": [
@@ -87,8 +88,15 @@ async fn search_answers_the_hits_of_search_json_with_every_match_counted() {
                 "venue": [{"value": "FICT", "count": 2}],
                 "kind": [{"value": "paper", "count": 2}],
                 "collection": [{"value": "catalog", "count": 2}],
+                "about": [{"value": "pipeline-parallelism", "count": 2}],
             },
         })
+    );
+    // The tags a query names, for the page's tag filter to show first.
+    let (_, named) = get(&server.url("/api/search?q=pipeline+bubble+allreduce")).await;
+    assert_eq!(
+        named["techniques"],
+        json!(["pipeline-parallelism", "collective-communication"])
     );
 }
 

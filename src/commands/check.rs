@@ -111,7 +111,19 @@ pub fn run_online(
         .zip(&applied)
         .filter(|(_, done)| !**done)
         .map(|(f, _)| f)
+        .filter(|f| !f.is_advice())
         .collect();
+    let advice = report.findings.iter().filter(|f| f.is_advice()).count();
+    if advice > 0 {
+        diagnostic::warning(
+            err,
+            format_args!(
+                "{} not as arXiv gives {} (advice: the check still passes)",
+                count(advice, "title", "titles"),
+                if advice == 1 { "it" } else { "them" }
+            ),
+        );
+    }
     let name = locations.describe_catalog();
     if !problems.is_empty() {
         diagnostic::error(

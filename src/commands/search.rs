@@ -239,6 +239,7 @@ pub fn filters(args: &FilterArgs) -> Vec<(Filter, Origin)> {
         .iter()
         .map(|t| (Filter::Tag(text(t)), Origin::Flag("--tag")))
         .collect();
+    filters.extend((args.about.iter()).map(|t| (Filter::About(text(t)), Origin::Flag("--about"))));
     let flagged = [
         (
             args.section.as_deref().map(|v| Filter::Section(text(v))),

@@ -62,8 +62,9 @@ struct Counts {
     index: IndexState,
     /// In list order.
     by_section: Vec<(String, usize)>,
-    /// Most used first, then by name.
-    by_tag: Vec<(String, usize)>,
+    /// Works about each tag (their primary `tags` hold it), most first,
+    /// then by name; with the works that only use it (in `uses` alone).
+    by_tag: Vec<(String, usize, usize)>,
     by_year: BTreeMap<i64, usize>,
     /// Most used first, then by name.
     by_venue: Vec<(String, usize)>,
@@ -86,10 +87,20 @@ fn counts(catalog: &Catalog, cache: &Cache, index: IndexState) -> Counts {
         list.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
         list
     };
-    let mut tags: BTreeMap<String, usize> = BTreeMap::new();
-    for tag in catalog.entries.iter().flat_map(|e| &e.tags) {
-        *tags.entry(tag.clone()).or_default() += 1;
+    let mut tags: BTreeMap<String, (usize, usize)> = BTreeMap::new();
+    for entry in &catalog.entries {
+        for tag in &entry.tags {
+            tags.entry(tag.clone()).or_default().0 += 1;
+        }
+        for tag in entry.uses.iter().filter(|t| !entry.tags.contains(t)) {
+            tags.entry(tag.clone()).or_default().1 += 1;
+        }
     }
+    let mut by_tag: Vec<(String, usize, usize)> = tags
+        .into_iter()
+        .map(|(t, (about, uses))| (t, about, uses))
+        .collect();
+    by_tag.sort_by(|a, b| b.1.cmp(&a.1).then(b.2.cmp(&a.2)).then(a.0.cmp(&b.0)));
     let mut by_year = BTreeMap::new();
     let mut venues: BTreeMap<String, usize> = BTreeMap::new();
     for e in &papers {
@@ -121,7 +132,7 @@ fn counts(catalog: &Catalog, cache: &Cache, index: IndexState) -> Counts {
             .into_iter()
             .map(|(section, entries)| (section.name.clone(), entries.len()))
             .collect(),
-        by_tag: most_used_first(tags),
+        by_tag,
         by_year,
         by_venue: most_used_first(venues),
     }
@@ -180,13 +191,21 @@ fn text_view(c: &Counts) -> String {
         push(format!("  {:<34} {n:>3}", inert(name)));
     }
     push(String::new());
-    push("by tag".into());
+    // What `search --about` selects, and what `--tag` adds to it.
+    push("by tag: works about it (primary tags), +works that only use it".into());
     for chunk in c.by_tag.chunks(2) {
         let cells: Vec<String> = chunk
             .iter()
-            .map(|(t, n)| format!("  {:<30} {n:>3}", inert(t)))
+            .map(|(t, n, uses)| {
+                let uses = if *uses > 0 {
+                    format!("+{uses}")
+                } else {
+                    String::new()
+                };
+                format!("  {:<28} {n:>3} {uses:<3}", inert(t))
+            })
             .collect();
-        push(cells.join("  "));
+        push(cells.join("  ").trim_end().to_string());
     }
     push(String::new());
     push("by year".into());
@@ -238,7 +257,7 @@ fn json_view(c: &Counts) -> Value {
         },
         "index": index,
         "by_section": pairs(&c.by_section, "section"),
-        "by_tag": pairs(&c.by_tag, "tag"),
+        "by_tag": c.by_tag.iter().map(|(t, n, uses)| json!({ "tag": t, "entries": n, "uses": uses })).collect::<Vec<_>>(),
         "by_year": c.by_year.iter().map(|(y, n)| json!({ "year": y, "entries": n })).collect::<Vec<_>>(),
         "by_venue": pairs(&c.by_venue, "venue"),
     })

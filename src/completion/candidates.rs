@@ -2,6 +2,9 @@
 //! section names. The command line's definitions (`cli.rs`) name these;
 //! nothing here reads them back.
 
+use std::ffi::OsStr;
+use std::sync::OnceLock;
+
 use clap_complete::CompletionCandidate;
 
 use crate::catalog::{Catalog, is_bidi_control};
@@ -49,10 +52,79 @@ pub fn tags() -> Vec<CompletionCandidate> {
     })
 }
 
-pub fn sections() -> Vec<CompletionCandidate> {
+/// Set when bash asks: the word being completed as the command line holds
+/// it (see `completion::Bash`).
+static BASH_WORD: OnceLock<String> = OnceLock::new();
+
+/// Says that bash asks, for the word `typed` as the command line holds it.
+pub(super) fn asked_by_bash(typed: String) {
+    let _ = BASH_WORD.set(typed);
+}
+
+/// Section names that start with what is typed. Bash puts a candidate on
+/// the command line as it is, so for bash a name with a space or another
+/// character the shell reads comes with backslashes (`Pipeline\ Parallelism`),
+/// unless the word opened a quote, which bash closes after the name. The
+/// other shells quote what they insert themselves.
+pub fn sections(current: &OsStr) -> Vec<CompletionCandidate> {
+    let current = current.to_string_lossy();
+    let escape = BASH_WORD
+        .get()
+        .is_some_and(|typed| !typed.starts_with(['\'', '"']));
+    let prefix = if escape {
+        unescape(&current)
+    } else {
+        current.to_string()
+    };
     from_catalog(|catalog| {
         (catalog.section_names().into_iter())
-            .filter_map(|name| candidate(&name, None))
+            .filter(|name| name.starts_with(&prefix))
+            .filter_map(|name| {
+                let value = if escape { escape_for_bash(&name) } else { name };
+                candidate(&value, None)
+            })
             .collect()
     })
+}
+
+/// A word being typed, its backslashes read as bash reads them.
+fn unescape(word: &str) -> String {
+    let mut text = String::with_capacity(word.len());
+    let mut chars = word.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => text.extend(chars.next()),
+            c => text.push(c),
+        }
+    }
+    text
+}
+
+/// `name` as one word of a bash command line, with backslashes.
+fn escape_for_bash(name: &str) -> String {
+    let mut word = String::with_capacity(name.len() + 8);
+    for c in name.chars() {
+        if !(c.is_alphanumeric() || "-_.,:/+@%=".contains(c)) {
+            word.push('\\');
+        }
+        word.push(c);
+    }
+    word
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{escape_for_bash, unescape};
+
+    #[test]
+    fn names_are_escaped_as_bash_reads_them_back() {
+        let name = "Mixture-of-Experts (MoE) Bob's Systems";
+        let escaped = escape_for_bash(name);
+        assert_eq!(
+            escaped,
+            "Mixture-of-Experts\\ \\(MoE\\)\\ Bob\\'s\\ Systems"
+        );
+        assert_eq!(unescape(&escaped), name);
+        assert_eq!(unescape("Pipeline\\ Pa"), "Pipeline Pa");
+    }
 }

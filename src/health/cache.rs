@@ -55,6 +55,17 @@ pub(crate) struct PaperResult {
     pub venue: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub year: Option<i64>,
+    /// The title arXiv gives the id.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+}
+
+impl PaperResult {
+    /// Fresh, and holding all that this build asks for: a paper cached by
+    /// a build that did not keep titles is asked again.
+    pub(crate) fn is_fresh(&self, ttl: Duration) -> bool {
+        fresh(&self.checked_at, ttl) && (self.title.is_some() || !self.on_arxiv)
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

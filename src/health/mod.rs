@@ -22,7 +22,7 @@ use self::cache::{HealthCache, LinkResult, PaperResult, Verdict, fresh};
 use self::links::Checked;
 use self::published::{Paper, Papers};
 use crate::catalog::guard::{url_owner, url_refusal, year_refusal};
-use crate::catalog::{Catalog, Entry, Kind, url_key};
+use crate::catalog::{Catalog, Entry, Kind, normalize_title, url_key};
 use crate::error::Error;
 use crate::ident;
 use crate::ingest::IngestConfig;
@@ -67,6 +67,10 @@ impl Options {
     }
 }
 
+/// The finding of a title other than its source's: advice, which does
+/// not fail the check.
+pub(crate) const TITLE_DIFFERS: &str = "title-differs";
+
 /// One problem, as `check --online --json` prints it.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub(crate) struct Finding {
@@ -78,6 +82,14 @@ pub(crate) struct Finding {
     /// What `--apply` writes, when the suggestion can be applied.
     #[serde(skip)]
     pub fix: Option<Fix>,
+}
+
+impl Finding {
+    /// Whether it is advice for the curator rather than a problem: it is
+    /// reported, and the check still passes.
+    pub(crate) fn is_advice(&self) -> bool {
+        self.problem == TITLE_DIFFERS
+    }
 }
 
 /// A run's findings, the warnings about what it could not check, and counts.
@@ -172,7 +184,7 @@ pub(crate) async fn check_online(
             !cache
                 .papers
                 .get(&p.arxiv)
-                .is_some_and(|r| fresh(&r.checked_at, options.ttl))
+                .is_some_and(|r| r.is_fresh(options.ttl))
         })
         .cloned()
         .collect();
@@ -288,6 +300,9 @@ pub(crate) async fn check_online(
         } else if is_preprint(entry) {
             findings.extend(published_finding(entry, &id, result, &owners).map(|f| (i, f)));
         }
+        if own_id {
+            findings.extend(title_finding(entry, &id, result).map(|f| (i, f)));
+        }
     }
     for duplicate in duplicates::find(&entries, metadata) {
         let entry = entries[duplicate.entry];
@@ -363,6 +378,23 @@ fn keeps_identifiers(entry: &Entry, url: &str) -> bool {
 
 fn quoted(text: &str) -> String {
     toml::Value::String(text.to_owned()).to_string()
+}
+
+/// A title other than the one arXiv gives the entry's own id, once case,
+/// punctuation and spacing are set aside: advice, not a problem (a list
+/// may shorten a title on purpose), proposed but never applied.
+fn title_finding(entry: &Entry, id: &str, result: &PaperResult) -> Option<Finding> {
+    if entry.kind != Kind::Paper {
+        return None;
+    }
+    let title = result.title.as_deref().filter(|_| result.on_arxiv)?;
+    if normalize_title(title) == normalize_title(&entry.title) {
+        return None;
+    }
+    let detail = format!("arXiv {id} titles it \"{title}\"");
+    let mut found = finding(entry, TITLE_DIFFERS, detail, None);
+    found.suggestion = Some(format!("title = {}", quoted(title)));
+    Some(found)
 }
 
 /// A preprint that arXiv says was published: the proposal, or a duplicate

@@ -80,6 +80,9 @@ pub(crate) async fn check_papers(
                     .filter(|doi| crossref::is_crossref_doi(doi))
                     .or_else(|| paper.known_doi.clone()),
                 journal_ref: record.and_then(|r| r.journal_ref.clone()),
+                title: record
+                    .map(|r| r.title.trim().to_owned())
+                    .filter(|t| !t.is_empty()),
                 ..PaperResult::default()
             };
             let mut complete = true;

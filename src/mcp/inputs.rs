@@ -168,6 +168,7 @@ impl FilterInput {
     fn into_args(self) -> FilterArgs {
         FilterArgs {
             tag: self.tag,
+            about: Vec::new(),
             section: self.section,
             kind: self.kind.map(|c| c.0),
             year: self.year.map(|y| y.0),

@@ -1,5 +1,5 @@
 //! Counts of a search's matches by facet (tag, section, year, venue, kind,
-//! collection), beside its hits: what the web page's filters show. Every
+//! collection, about), beside its hits: what the web page's filters show. Every
 //! facet is a fast field (see `index::schema`), so nothing is read before
 //! the first search. Each segment's matches are counted a block at a time
 //! by the term ordinals of its columns (a year by its value; `columns`): a
@@ -31,8 +31,18 @@ use crate::model::{Collection, Kind};
 use crate::search::Boosts;
 use columns::{Columns, Scratch, Tally, positive, terms_of};
 
-/// The facets, in the order the JSON lists them.
-pub const FACETS: [&str; 6] = ["tag", "section", "year", "venue", "kind", "collection"];
+/// The facets, in the order the JSON lists them. `tag` counts the works
+/// that hold a tag as a primary tag or a use, `about` those that hold it as
+/// a primary tag: what `--tag` and `--about` select, curated tags only.
+pub const FACETS: [&str; 7] = [
+    "tag",
+    "section",
+    "year",
+    "venue",
+    "kind",
+    "collection",
+    "about",
+];
 
 /// How many documents matched, and how many hold each facet value.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -78,13 +88,13 @@ fn counts(merged: Merged) -> Counts {
 #[derive(Default)]
 struct Merged {
     total: u64,
-    values: [FxHashMap<String, u64>; 6],
+    values: [FxHashMap<String, u64>; 7],
 }
 
 /// One segment's counts, as strings.
 struct SegmentFruit {
     total: u64,
-    values: [Vec<(String, u64)>; 6],
+    values: [Vec<(String, u64)>; 7],
 }
 
 /// Counts every match (see [`search_counted`]).
@@ -268,6 +278,7 @@ impl SegmentCounter {
             single(1)?,
             kind,
             collection,
+            self.tags.tags.values()?,
         ];
         for facet in &mut values {
             facet.retain(|(value, _)| !value.is_empty());
@@ -580,7 +591,7 @@ mod tests {
 
     /// The counts told by reading every matching stored document.
     fn brute_force(searcher: &tantivy::Searcher, fields: &Fields, query: &dyn Query) -> Counts {
-        let mut values: [FxHashMap<String, u64>; 6] = Default::default();
+        let mut values: [FxHashMap<String, u64>; 7] = Default::default();
         let matches = searcher.search(query, &DocSetCollector).unwrap();
         for address in &matches {
             let doc: TantivyDocument = searcher.doc(*address).unwrap();
@@ -599,6 +610,10 @@ mod tests {
             r.venue.into_iter().for_each(|v| add(3, v));
             add(4, r.kind.as_str().into());
             add(5, r.collection.as_str().into());
+            let mut about = r.tags.clone();
+            about.sort();
+            about.dedup();
+            about.into_iter().for_each(|t| add(6, t));
         }
         let facets = FACETS
             .iter()

@@ -12,7 +12,12 @@ use crate::model::{Collection, Kind};
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Filter {
     /// A tag id or one of its names; resolved against the vocabulary.
+    /// Works about the technique and works that only use it.
     Tag(String),
+    /// As `Tag`, but only the works about the technique: their primary
+    /// (curated) tags hold it, or, for a record without them, their
+    /// predicted tags; not those that only list it in `uses`.
+    About(String),
     /// A section's name or a prefix of it, or an imported record's category.
     Section(String),
     Author(String),
@@ -43,6 +48,7 @@ impl Filter {
     pub fn field(&self) -> &'static str {
         match self {
             Filter::Tag(_) => "tag",
+            Filter::About(_) => "about",
             Filter::Section(_) => "section",
             Filter::Author(_) => "author",
             Filter::Venue(_) => "venue",
@@ -62,6 +68,7 @@ impl Filter {
         let text = || value.to_string();
         let parsed = match field {
             "tag" => Ok(Filter::Tag(text())),
+            "about" => Ok(Filter::About(text())),
             "section" => Ok(Filter::Section(text())),
             "author" => Ok(Filter::Author(text())),
             "venue" => Ok(Filter::Venue(text())),
@@ -80,6 +87,7 @@ impl Filter {
     pub fn value(&self) -> String {
         match self {
             Filter::Tag(v)
+            | Filter::About(v)
             | Filter::Section(v)
             | Filter::Author(v)
             | Filter::Venue(v)

@@ -20,6 +20,7 @@ pub const MAX_QUERY_CHARS: usize = 4096;
 /// The fields a query can name, and other spellings of them.
 pub const FIELDS: &[&str] = &[
     "tag",
+    "about",
     "section",
     "author",
     "venue",

@@ -83,7 +83,7 @@ impl App {
             .list(&self.catalog, &self.cache, &self.open, params, stop)
     }
 
-    /// `{"hits", "total", "facets", "more", "notes"}`. No words and no
+    /// `{"hits", "total", "facets", "more", "notes", "techniques"}`. No words and no
     /// filters lists everything (the page before a query).
     pub fn search(&self, params: &SearchParams) -> Result<Value, Error> {
         let limit = self.clamp(params.limit);
@@ -105,12 +105,20 @@ impl App {
                 params.limit
             ));
         }
+        // The tags the query names, which the page's tag filter shows first.
+        let mut techniques: Vec<&str> = Vec::new();
+        for expansion in &outcome.rewrites.expansions {
+            if !techniques.contains(&expansion.tag.as_str()) {
+                techniques.push(&expansion.tag);
+            }
+        }
         Ok(json!({
             "hits": hits,
             "total": counts.total,
             "more": outcome.more,
             "facets": facets_value(&counts),
             "notes": notes,
+            "techniques": techniques,
         }))
     }
 

@@ -21,10 +21,11 @@ pub struct SearchParams {
 }
 
 /// The parameters `/api/search` takes.
-const PARAMETERS: [&str; 9] = [
+const PARAMETERS: [&str; 10] = [
     "q",
     "limit",
     "tag",
+    "about",
     "section",
     "year",
     "venue",
@@ -34,7 +35,7 @@ const PARAMETERS: [&str; 9] = [
 ];
 
 /// Reads `query` (the URL's, after `?`). An empty value is as if absent;
-/// only `tag` may repeat (all of the tags, as `--tag` does).
+/// only `tag` and `about` may repeat (all of the tags, as `--tag` does).
 pub fn search_params(query: &str) -> Result<SearchParams, String> {
     let mut params = SearchParams {
         q: String::new(),
@@ -49,7 +50,7 @@ pub fn search_params(query: &str) -> Result<SearchParams, String> {
                 PARAMETERS.join(", ")
             ));
         }
-        if name != "tag" && seen.iter().any(|s| *s == name) {
+        if name != "tag" && name != "about" && seen.iter().any(|s| *s == name) {
             return Err(format!("the parameter `{name}` is given more than once"));
         }
         seen.push(name.to_string());
@@ -72,6 +73,7 @@ pub fn search_params(query: &str) -> Result<SearchParams, String> {
                 continue;
             }
             "tag" => Filter::Tag(value.to_string()),
+            "about" => Filter::About(value.to_string()),
             "section" => Filter::Section(value.to_string()),
             "venue" => Filter::Venue(value.to_string()),
             "author" => Filter::Author(value.to_string()),
@@ -149,6 +151,7 @@ fn typed<T: std::str::FromStr<Err = String>>(value: &str, flag: &str) -> Result<
 fn flag(name: &str) -> &'static str {
     match name {
         "tag" => "--tag",
+        "about" => "--about",
         "section" => "--section",
         "venue" => "--venue",
         "author" => "--author",

@@ -1,7 +1,8 @@
 //! Parsing an awesome-list README with pulldown-cmark: headings (and
-//! `<details>` summaries) become sections; list items, sub-items and table
-//! rows with a link become entries, interpreted by `item`; every other item
-//! with a link is kept as skipped, with its line and the reason.
+//! `<details>` summaries) become sections, except a year's summary, which
+//! dates what it holds (`years`); list items, sub-items and table rows with
+//! a link become entries, interpreted by `item`; every other item with a
+//! link is kept as skipped, with its line and the reason.
 
 use std::collections::HashSet;
 use std::ops::Range;
@@ -10,6 +11,7 @@ use pulldown_cmark::{Event, HeadingLevel, Options, Parser, Tag, TagEnd};
 
 use super::item::{self, Fields};
 use super::pieces::{Link, Piece, RawItem, Role};
+use super::years::{HtmlTag, YearLabel, html_tags, year_label};
 use crate::catalog::Kind;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -184,6 +186,9 @@ struct SectionState {
     name: String,
     group: Option<String>,
     skipping: bool,
+    /// Started inside a year's `<details>`: a topic, which the same
+    /// heading under another year continues.
+    in_year: bool,
 }
 
 /// The state of [`parse_list`] between two Markdown events.
@@ -194,13 +199,20 @@ struct ListReader {
     heading_link_is_anchor: bool,
     group: Option<String>,
     sections: Vec<SectionState>,
+    /// The section items go to: the last one started, or the one a year's
+    /// `<details>` is inside.
+    current: Option<usize>,
+    /// The `<details>` blocks open, innermost last, with the year label of
+    /// those whose summary is one.
+    details: Vec<Option<YearLabel>>,
     /// The sections' names, normalized: looked up once a heading.
     section_names: HashSet<String>,
     items: Vec<Builder>,
     table: Option<Table>,
     row: Option<Builder>,
-    /// Items with a link, with the index of their section.
-    found: Vec<(Option<usize>, RawItem)>,
+    /// Items with a link, with the index of their section and the year of
+    /// the year's `<details>` they are in.
+    found: Vec<(Option<usize>, Option<i64>, RawItem)>,
     /// Sub-items with links read as part of the item above them.
     attached: Vec<SkippedItem>,
 }
@@ -216,6 +228,8 @@ impl ListReader {
             heading_link_is_anchor: false,
             group: None,
             sections: Vec::new(),
+            current: None,
+            details: Vec::new(),
             section_names: HashSet::new(),
             items: Vec::new(),
             table: None,
@@ -323,8 +337,8 @@ impl ListReader {
                 if let Some(row) = self.row.take()
                     && row.has_links()
                 {
-                    let section = self.sections.len().checked_sub(1);
-                    self.found.push((section, row.into_raw(true)));
+                    self.found
+                        .push((self.current, self.year(), row.into_raw(true)));
                 }
             }
             Event::Start(Tag::TableCell) => self.start_cell(),
@@ -362,22 +376,47 @@ impl ListReader {
         }
     }
 
-    /// A `<details>` group's `<summary>` starts a section, as a heading.
+    /// A `<details>` group's `<summary>` starts a section, as a heading;
+    /// a year's summary instead dates the items inside, which go to the
+    /// topic headings inside it, else to the section it is in.
     fn html(&mut self, html: &str) {
-        let lower = html.to_lowercase();
-        let Some(start) = lower.find("<summary") else {
-            return;
-        };
-        let Some(open_end) = lower[start..].find('>').map(|i| start + i + 1) else {
-            return;
-        };
-        let close = lower[open_end..]
-            .find("</summary")
-            .map_or(html.len(), |i| open_end + i);
-        let text = strip_tags(&html[open_end..close]);
-        if !text.is_empty() {
-            self.start_section(text, self.group.clone());
+        for tag in html_tags(html) {
+            match tag {
+                HtmlTag::Open => self.details.push(None),
+                HtmlTag::Close => {
+                    self.details.pop();
+                }
+                HtmlTag::Summary(summary) => {
+                    let text = strip_tags(&summary);
+                    if text.is_empty() {
+                        continue;
+                    }
+                    if self.details.is_empty() {
+                        self.details.push(None);
+                    }
+                    match year_label(&text) {
+                        Some(label) => {
+                            if let Some(top) = self.details.last_mut() {
+                                *top = Some(label);
+                            }
+                            // Out of the previous year's last topic.
+                            self.current = self.sections.iter().rposition(|s| !s.in_year);
+                        }
+                        None => self.start_section(text, self.group.clone()),
+                    }
+                }
+            }
         }
+    }
+
+    /// The year's `<details>` the reader is in, if any.
+    fn year_block(&self) -> Option<YearLabel> {
+        self.details.iter().rev().find_map(|d| *d)
+    }
+
+    /// The one year of the year's `<details>` the reader is in.
+    fn year(&self) -> Option<i64> {
+        self.year_block().and_then(|label| label.year)
     }
 
     fn finish(mut self) -> ImportedList {
@@ -394,10 +433,10 @@ impl ListReader {
             })
             .collect();
         let mut skipped = std::mem::take(&mut self.attached);
-        self.found.sort_by_key(|(_, item)| item.span.start);
+        self.found.sort_by_key(|(_, _, item)| item.span.start);
         // Items before any heading belong to a section named after the list.
         let mut loose: Option<usize> = None;
-        for (section, raw) in self.found {
+        for (section, year, raw) in self.found {
             let section = match section {
                 Some(i) => i,
                 None => *loose.get_or_insert_with(|| {
@@ -426,7 +465,13 @@ impl ListReader {
                         format!("in the section \"{name}\", which is not a list of works"),
                     ));
                 }
-                Ok(fields) => sections[section].entries.push(entry(fields, &raw)),
+                Ok(mut fields) => {
+                    // A paper dated only by the year it is listed under.
+                    if fields.kind == Kind::Paper && fields.year.is_none() {
+                        fields.year = year;
+                    }
+                    sections[section].entries.push(entry(fields, &raw));
+                }
                 Err(unlisted) => skipped.push(SkippedItem {
                     line: raw.line,
                     title: unlisted.title,
@@ -473,6 +518,18 @@ impl ListReader {
     }
 
     fn start_section(&mut self, name: String, group: Option<String>) {
+        let in_year = self.year_block().is_some();
+        // A topic under a year continues the same topic under another.
+        if in_year {
+            let key = crate::catalog::normalize_title(&name);
+            let same = self.sections.iter().position(|s| {
+                s.in_year && s.group == group && crate::catalog::normalize_title(&s.name) == key
+            });
+            if let Some(i) = same {
+                self.current = Some(i);
+                return;
+            }
+        }
         let skipping = is_skipped_section(&name);
         // Two sections of one name ("Training" under two headings) stay
         // two. A set, not a scan of the sections: a scan per heading made
@@ -495,7 +552,9 @@ impl ListReader {
             name: unique,
             group,
             skipping,
+            in_year,
         });
+        self.current = Some(self.sections.len() - 1);
     }
 
     /// A finished item is an entry of its own, or, when it only adds to
@@ -524,8 +583,8 @@ impl ListReader {
             parent.split = true;
         }
         if child.has_links() {
-            let section = self.sections.len().checked_sub(1);
-            self.found.push((section, child.into_raw(false)));
+            self.found
+                .push((self.current, self.year(), child.into_raw(false)));
         }
     }
 }

@@ -8,6 +8,7 @@ mod layout;
 mod names;
 mod pieces;
 mod venue;
+mod years;
 
 pub use export::export_markdown;
 pub use import::{ImportedEntry, ImportedList, ImportedSection, SkippedItem, parse_list};

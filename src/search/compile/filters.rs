@@ -2,7 +2,8 @@
 //! names, a section by a prefix of its name, and errors that say what exists
 //! when nothing matches. A filter selects without changing the ranking (a
 //! tag also selects the records predicted to have it, which listings show
-//! after the catalog's).
+//! after the catalog's). `tag:` holds a work's primary tags and its `uses`;
+//! `about:` its primary tags only (and predicted ones).
 
 use std::ops::Bound;
 
@@ -90,6 +91,13 @@ impl Compilation<'_> {
             Filter::Tag(value) => {
                 let tag = resolve_tag(cx, value).ok_or_else(|| bad(&tag_suggestions(cx, value)))?;
                 holding_tag(f, &tag)
+            }
+            Filter::About(value) => {
+                let tag = resolve_tag(cx, value).ok_or_else(|| bad(&tag_suggestions(cx, value)))?;
+                Box::new(BooleanQuery::new(vec![
+                    (Occur::Should, exact_query(f.tags, &tag)),
+                    (Occur::Should, exact_query(f.predicted, &tag)),
+                ]))
             }
             Filter::Section(value) => {
                 let sections = matching_sections(cx, value);

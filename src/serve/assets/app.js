@@ -4,7 +4,10 @@
 // links only of http(s) URLs), never as markup: hostile titles stay inert.
 "use strict";
 
-const FILTERS = ["tag", "section", "year", "venue", "kind", "collection"];
+const FILTERS = ["tag", "about", "section", "year", "venue", "kind", "collection"];
+// Filters that may repeat: all of their values hold.
+const MULTI = ["tag", "about"];
+const SINGLE = FILTERS.filter((name) => !MULTI.includes(name));
 const FACET_NAMES = { tag: "Tags", section: "Sections", venue: "Venues", kind: "Kinds", collection: "Collections" };
 const FACETS_SHOWN = 8;
 const LIMIT = 20;
@@ -16,6 +19,7 @@ const $ = (id) => document.getElementById(id);
 function el(tag, attrs, ...children) {
   const node = document.createElement(tag);
   for (const [name, value] of Object.entries(attrs || {})) {
+    if (value === null || value === undefined) continue;
     if (name === "class") node.className = value;
     else if (name.startsWith("on")) node.addEventListener(name.slice(2), value);
     else node.setAttribute(name, value);
@@ -46,8 +50,9 @@ async function api(url, signal) {
 
 function readState() {
   const p = new URLSearchParams(location.search);
-  const filters = { tag: p.getAll("tag") };
-  for (const name of FILTERS.slice(1)) filters[name] = p.get(name) || "";
+  const filters = {};
+  for (const name of MULTI) filters[name] = p.getAll(name);
+  for (const name of SINGLE) filters[name] = p.get(name) || "";
   const view = p.get("view") === "inbox" ? "inbox" : "";
   return { q: p.get("q") || "", filters, entry: p.get("entry") || "", view, since: (view && p.get("since")) || "" };
 }
@@ -56,8 +61,8 @@ function readState() {
 function params(state) {
   const p = new URLSearchParams();
   if (state.q) p.set("q", state.q);
-  for (const tag of state.filters.tag) p.append("tag", tag);
-  for (const name of FILTERS.slice(1)) if (state.filters[name]) p.set(name, state.filters[name]);
+  for (const name of MULTI) for (const value of state.filters[name]) p.append(name, value);
+  for (const name of SINGLE) if (state.filters[name]) p.set(name, state.filters[name]);
   return p;
 }
 
@@ -86,17 +91,18 @@ function go(next, replace) {
 }
 
 function withFilters(change) {
-  const filters = { ...current.filters, tag: [...current.filters.tag], ...change };
+  const filters = { ...current.filters, ...change };
+  for (const name of MULTI) filters[name] = [...filters[name]];
   return { ...current, filters, entry: "" };
 }
 
 function setFilter(name, value) {
   typing = false;
-  if (name === "tag") {
-    const tags = current.filters.tag.includes(value)
-      ? current.filters.tag.filter((t) => t !== value)
-      : [...current.filters.tag, value];
-    go(withFilters({ tag: tags }));
+  if (MULTI.includes(name)) {
+    const values = current.filters[name].includes(value)
+      ? current.filters[name].filter((t) => t !== value)
+      : [...current.filters[name], value];
+    go(withFilters({ [name]: values }));
   } else {
     go(withFilters({ [name]: current.filters[name] === value ? "" : value }));
   }
@@ -174,7 +180,7 @@ function showResults(state, data) {
   for (const note of data.notes || []) text += ` · ${note}`;
   showStatus(text, false);
   showActiveFilters(state);
-  showFacets(state, data.facets);
+  showFacets(state, data.facets, data.techniques || []);
   showHistogram(state, data.facets.year || []);
   selected = -1;
   $("results").replaceChildren(...data.hits.map((hit, i) => hitItem(hit, i)));
@@ -239,7 +245,7 @@ function highlighted(text, ranges) {
 function showActiveFilters(state) {
   const chips = [];
   for (const name of FILTERS) {
-    const values = name === "tag" ? state.filters.tag : state.filters[name] ? [state.filters[name]] : [];
+    const values = MULTI.includes(name) ? state.filters[name] : state.filters[name] ? [state.filters[name]] : [];
     for (const value of values) {
       chips.push(
         el("button", { class: "chip", type: "button", title: "Remove this filter", onclick: () => setFilter(name, value) }, `${name}: ${value} ×`),
@@ -251,17 +257,27 @@ function showActiveFilters(state) {
 
 const expanded = new Set();
 
-function showFacets(state, facets) {
+// The filters' values with their counts; the tags the query names come
+// first, so that "expert parallelism" shows expert-parallelism however
+// many works of other tags share its words.
+function showFacets(state, facets, techniques) {
   const groups = [];
   for (const name of Object.keys(FACET_NAMES)) {
-    const values = facets[name] || [];
-    const active = name === "tag" ? state.filters.tag : [state.filters[name]];
+    let values = facets[name] || [];
+    if (name === "tag") {
+      const named = techniques.map((t) => values.find((v) => v.value === t)).filter((v) => v);
+      values = [...named, ...values.filter((v) => !techniques.includes(v.value))];
+    }
+    const active = MULTI.includes(name) ? state.filters[name] : [state.filters[name]];
     if (values.length === 0) continue;
     const all = expanded.has(name);
+    // A tag counts the works about it and those that only use it; the
+    // works about it are a filter of their own.
+    const about = new Map(name === "tag" ? (facets.about || []).map((a) => [a.value, a.count]) : []);
     const items = (all ? values : values.slice(0, FACETS_SHOWN)).map(({ value, count }) =>
       el(
         "li",
-        {},
+        { class: name === "tag" ? "tag-facet" : null },
         el(
           "button",
           {
@@ -270,11 +286,13 @@ function showFacets(state, facets) {
             "data-facet": name,
             "data-value": String(value),
             "aria-pressed": active.includes(String(value)) ? "true" : "false",
+            title: name === "tag" ? "About it or using it" : null,
             onclick: () => setFilter(name, String(value)),
           },
           el("span", {}, String(value)),
           el("span", { class: "count" }, String(count)),
         ),
+        name === "tag" ? aboutButton(state, String(value), about.get(value) || 0, count) : null,
       ),
     );
     const more =
@@ -287,7 +305,7 @@ function showFacets(state, facets) {
               onclick: () => {
                 if (all) expanded.delete(name);
                 else expanded.add(name);
-                showFacets(state, facets);
+                showFacets(state, facets, techniques);
               },
             },
             all ? "fewer" : `all ${values.length}`,
@@ -300,6 +318,28 @@ function showFacets(state, facets) {
   $("filters").replaceChildren(...groups);
 }
 
+// "N about": only the works about the tag (their primary tags hold it);
+// the others of the tag's count only use it.
+function aboutButton(state, value, about, count) {
+  if (about === 0) return null;
+  const uses = count - about;
+  return el(
+    "button",
+    {
+      class: "facet about",
+      type: "button",
+      "data-facet": "about",
+      "data-value": value,
+      "aria-pressed": state.filters.about.includes(value) ? "true" : "false",
+      title: `${about} about it${uses ? `, ${uses} only use it` : ""}: show only the works about it`,
+      onclick: () => setFilter("about", value),
+    },
+    `${about} about`,
+  );
+}
+
+// A bar a year from the first to the last, each labelled with its year
+// below it (every few years when the bars are too narrow for each).
 function showHistogram(state, years) {
   const box = $("histogram");
   const axis = box.nextElementSibling && box.nextElementSibling.classList.contains("axis") ? box.nextElementSibling : null;
@@ -313,6 +353,7 @@ function showHistogram(state, years) {
   const last = years[years.length - 1].value;
   const most = Math.max(...years.map((y) => y.count));
   const bars = [];
+  const labels = [];
   for (let year = first; year <= last; year++) {
     const count = counts.get(year) || 0;
     const bar = el("button", {
@@ -325,9 +366,18 @@ function showHistogram(state, years) {
     });
     bar.style.height = count ? `${Math.max(6, (100 * count) / most)}%` : "1px";
     bars.push(bar);
+    labels.push(el("span", { "aria-hidden": "true" }, String(year)));
   }
   box.replaceChildren(...bars);
-  box.after(el("div", { class: "axis" }, el("span", {}, String(first)), el("span", {}, String(last))));
+  const row = el("div", { class: "axis" }, ...labels);
+  box.after(row);
+  // A label is about 2.5em wide: past what a bar's width holds, every step-th year.
+  const slot = bars[0].getBoundingClientRect().width + 2;
+  const wide = 2.6 * parseFloat(getComputedStyle(row).fontSize);
+  const step = slot > 0 ? Math.max(1, Math.ceil(wide / slot)) : 1;
+  labels.forEach((label, i) => {
+    if (i % step !== 0) label.textContent = "";
+  });
 }
 
 // ---- one entry -------------------------------------------------------------------

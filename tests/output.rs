@@ -481,9 +481,9 @@ index: catalog 3, imported from arXiv 0; 0.0 MB in index/{generation}
 by section
   Invented Systems                     3
 
-by tag
-  activation-recomputation         1    collective-communication         1
-  mixture-of-experts               1    pipeline-parallelism             1
+by tag: works about it (primary tags), +works that only use it
+  activation-recomputation       1        collective-communication       1
+  mixture-of-experts             1        pipeline-parallelism           1
 
 by year
   2021  1   #

@@ -325,7 +325,7 @@ fn bad_queries_get_one_line_errors_with_positions() {
         ),
         (
             "colour:red",
-            "unknown field `colour:` at column 1 (fields: tag, section, author, venue, kind, year, title, id, arxiv, doi, collection); put the words in quotes to search for them",
+            "unknown field `colour:` at column 1 (fields: tag, about, section, author, venue, kind, year, title, id, arxiv, doi, collection); put the words in quotes to search for them",
         ),
         (
             "tag:nonsense",

@@ -11,13 +11,13 @@ use serde_json::{Value, json};
 use super::feed::{Site, atom};
 use super::params::SearchParams;
 use crate::catalog::Catalog;
-use crate::commands::search::{corrections_line, known_id};
-use crate::commands::show;
 use crate::error::Error;
 use crate::index::{Fields, OpenIndex};
 use crate::model::Record;
 use crate::model::metadata::Cache;
+use crate::named::{find, known_id};
 use crate::render::atom::{Feed, feed_id};
+use crate::render::notes::corrections_line;
 use crate::render::{bibtex, json as render_json};
 use crate::search::counts::{Counts, search_counted};
 use crate::search::{Boosts, Mode, SearchRequest, newest, similar};
@@ -131,8 +131,8 @@ impl App {
                 .document(id)?
                 .map(|doc| Record::from_document(&doc, &fields)))
         };
-        let shown = show::find(&self.catalog, &self.cache, id, indexed)?;
-        let mut value = show::json_value(&shown);
+        let shown = find(&self.catalog, &self.cache, id, indexed)?;
+        let mut value = render_json::shown_value(&shown);
         if let Value::Object(map) = &mut value {
             map.insert("bibtex".into(), json!(bibtex::entry(shown.record())));
         }

@@ -24,11 +24,11 @@ use super::app::App;
 use super::flight::{Flights, Joined};
 use super::params::{InboxParams, inbox_params};
 use crate::catalog::Catalog;
-use crate::commands::inbox::{Learned, candidate_value, ranked, rejections};
 use crate::error::Error;
-use crate::inbox::Candidate;
+use crate::inbox::{Candidate, Learned, Rejected, ranked};
 use crate::index::OpenIndex;
 use crate::model::metadata::Cache;
+use crate::render::json::candidate_value;
 
 /// Where the rejections are, and the inbox's model once learned (the
 /// catalog, cache and index are the server's).
@@ -69,7 +69,7 @@ impl Inbox {
         stop: &AtomicBool,
     ) -> Result<(Vec<Candidate>, usize), Error> {
         let learned = self.learned.get_or_init(|| Learned::learn(catalog, cache));
-        let rejected = rejections(self.catalog_dir.as_deref())?;
+        let rejected = Rejected::of_catalog(self.catalog_dir.as_deref())?;
         ranked(
             catalog,
             learned,

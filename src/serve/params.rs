@@ -3,7 +3,7 @@
 //! for, so that the CLI's documentation answers for both).
 
 use crate::cli::MAX_LIMIT;
-use crate::commands::inbox::DEFAULT_LIMIT as INBOX_LIMIT;
+use crate::inbox::DEFAULT_LIMIT as INBOX_LIMIT;
 use crate::index::day_number;
 use crate::model::{Collection, Kind};
 use crate::search::query::MAX_QUERY_CHARS;

@@ -26,7 +26,7 @@ pub fn run(
     if args.format == ExportFormat::Ndjson {
         return export_documents(locations, args, out, err);
     }
-    let catalog = super::load_valid_catalog(locations, false)?;
+    let catalog = crate::ready::load_valid_catalog(locations, false)?;
     if let Some(citations) = args.format.citations() {
         let cache = locations.load_cache()?;
         let records: Vec<Record> = (catalog.in_list_order().into_iter())
@@ -71,7 +71,7 @@ fn export_documents(
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> Result<(), Error> {
-    let (_, open) = super::ready_index(locations, err)?;
+    let (_, open) = crate::ready::ready_index(locations, err)?;
     let searcher = open.reader.searcher();
     let fields = Fields::from_schema(&open.index.schema())?;
     let mut target: Box<dyn Write> = match &args.output {

@@ -33,7 +33,7 @@ pub fn run(locations: &Locations, args: &HarvestArgs, err: &mut dyn Write) -> Re
     let deadline = deadline()?;
     let base = endpoint("DISTML_OAI_API", OAI_API)?;
     // The records join an index built from the catalog as it is now.
-    let (catalog, open) = super::ready_index(locations, err)?;
+    let (catalog, open) = crate::ready::ready_index(locations, err)?;
     drop(open);
     let cache = locations.load_cache()?;
     let store = Store::new(&locations.index);

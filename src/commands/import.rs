@@ -434,7 +434,7 @@ fn run_snapshot(
         Some(dir) => Some(super::lock_for_writing(dir, err)?),
         None => None,
     };
-    let catalog = super::load_valid_catalog(locations, false)?;
+    let catalog = crate::ready::load_valid_catalog(locations, false)?;
     let mut cache = locations.load_cache()?;
     let dir = IndexDir::new(&locations.index);
     let options = ImportOptions {

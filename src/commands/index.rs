@@ -2,13 +2,13 @@
 
 use std::io::Write;
 
-use super::load_valid_catalog;
 use crate::cli::IndexArgs;
 use crate::diagnostic;
 use crate::error::Error;
 use crate::index::{IndexDir, fingerprint, rebuild_keeping};
 use crate::ingest::{IngestConfig, Report, ingest};
 use crate::locations::Locations;
+use crate::ready::load_valid_catalog;
 use crate::render::text::{count, inert};
 
 pub fn run(

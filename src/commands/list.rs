@@ -2,12 +2,12 @@
 
 use std::io::Write;
 
-use super::read_healing;
 use super::search::{filters, search_catalog};
 use crate::cli::{CollectionArg, Format, ListArgs};
 use crate::error::Error;
 use crate::locations::Locations;
 use crate::model::{Collection, Record};
+use crate::ready::read_healing;
 use crate::render::Style;
 use crate::render::json::record_value;
 use crate::render::table::byline;

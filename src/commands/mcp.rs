@@ -14,7 +14,8 @@ use crate::error::Error;
 use crate::locations::Locations;
 use crate::mcp::inputs::{InboxInput, ListInput, SearchInput, ShowInput, SimilarInput};
 use crate::mcp::{Tool, serve};
-use crate::render::json::{hit_value, record_value};
+use crate::render::json::{candidate_value, hit_value, record_value};
+use crate::render::notes::corrections_line;
 
 const INSTRUCTIONS: &str = "A search engine over a curated catalog of the literature of \
 distributed machine learning (parallelism, memory, communication, serving) and imported \
@@ -107,7 +108,7 @@ fn search_tool(
     let (_, _, outcome) = search::searched(locations, &request, err)?;
     // What the command says on standard error beside its JSON.
     let mut notes = outcome.notes.clone();
-    notes.extend(search::corrections_line(&outcome.rewrites));
+    notes.extend(corrections_line(&outcome.rewrites));
     let hits: Vec<Value> = outcome.hits.iter().map(hit_value).collect();
     Ok(json!({ "hits": hits, "more": outcome.more, "notes": notes }))
 }
@@ -139,7 +140,7 @@ fn inbox_tool(
 ) -> Result<Value, Error> {
     let (found, total, _) = inbox::candidates(locations, &input.into_args()?, err)?;
     let candidates: Vec<Value> = (found.iter().enumerate())
-        .map(|(i, c)| inbox::candidate_value(i + 1, c))
+        .map(|(i, c)| candidate_value(i + 1, c))
         .collect();
     Ok(json!({ "candidates": candidates, "total": total }))
 }

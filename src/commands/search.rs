@@ -8,11 +8,13 @@ use crate::diagnostic;
 use crate::error::Error;
 use crate::index::OpenIndex;
 use crate::locations::Locations;
-use crate::model::metadata::Cache;
+use crate::named::known_id;
+use crate::ready::read_healing;
+use crate::render::notes::corrections_line;
 use crate::render::text::{count, inert};
 use crate::render::{Style, json, table};
 use crate::search::{
-    Boosts, Expansion, Filter, Hit, Origin, Rewrites, SearchOutcome, SearchRequest, search, similar,
+    Boosts, Expansion, Filter, Hit, Origin, SearchOutcome, SearchRequest, search, similar,
 };
 
 /// Hits shown when `--limit` is not given.
@@ -81,7 +83,7 @@ pub fn searched(
     request: &SearchRequest<'_>,
     err: &mut dyn Write,
 ) -> Result<(Catalog, OpenIndex, SearchOutcome), Error> {
-    super::read_healing(locations, err, |catalog, open| {
+    read_healing(locations, err, |catalog, open| {
         search_catalog(locations, catalog, open, request)
     })
 }
@@ -110,7 +112,7 @@ pub fn similar_hits(
     } else {
         Default::default()
     };
-    let (_, _, hits) = super::read_healing(locations, err, |catalog, open| {
+    let (_, _, hits) = read_healing(locations, err, |catalog, open| {
         let id = known_id(catalog, &cache, open, &args.id)?;
         similar(
             open,
@@ -120,24 +122,6 @@ pub fn similar_hits(
         )
     })?;
     Ok(hits)
-}
-
-/// The id of the work `id` names (an id, `arxiv:ID` or `doi:DOI`) in the
-/// catalog or the index; an unknown one is a usage error.
-pub fn known_id(
-    catalog: &Catalog,
-    cache: &Cache,
-    open: &OpenIndex,
-    id: &str,
-) -> Result<String, Error> {
-    let id = &super::typed_id(id);
-    let known = super::entry_by_identifier(catalog, cache, id)
-        .map_or_else(|| id.to_string(), |e| e.id.clone());
-    if catalog.entry(&known).is_none() && open.document(&known)?.is_none() {
-        let ids = catalog.entries.iter().map(|e| e.id.as_str());
-        return Err(Error::Usage(diagnostic::unknown_id(id, ids)));
-    }
-    Ok(known)
 }
 
 /// Why nothing was found, and what to try: the filters that excluded every
@@ -331,19 +315,6 @@ fn report_rewrites(outcome: &SearchOutcome, explain: bool, format: Format, err: 
             );
         }
     }
-}
-
-/// `searched for pipeline (not pipelne)`, for the words spelling repaired.
-pub fn corrections_line(rewrites: &Rewrites) -> Option<String> {
-    if rewrites.corrections.is_empty() {
-        return None;
-    }
-    let fixes: Vec<String> = rewrites
-        .corrections
-        .iter()
-        .map(|(from, to)| format!("{to} (not {from})"))
-        .collect();
-    Some(format!("searched for {}", fixes.join(", ")))
 }
 
 /// The first few names, and how many more.

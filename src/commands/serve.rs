@@ -5,10 +5,10 @@ use std::io::Write;
 use std::net::SocketAddr;
 use std::time::Duration;
 
-use super::ready_index;
 use crate::cli::ServeArgs;
 use crate::error::Error;
 use crate::locations::Locations;
+use crate::ready::ready_index;
 use crate::search::Boosts;
 use crate::serve::{App, Inbox, Limits, serve};
 

@@ -2,19 +2,17 @@
 
 use std::io::Write;
 
-use serde_json::json;
-
-use super::load_valid_catalog;
-use crate::catalog::{Catalog, Entry};
+use crate::catalog::Entry;
 use crate::cli::{Format, ShowArgs};
-use crate::diagnostic;
 use crate::error::Error;
 use crate::index::{Fields, IndexDir};
 use crate::locations::Locations;
-use crate::model::metadata::{Cache, CachedEntry, Candidate, FoundBy, Identifier};
-use crate::model::{ARXIV_ID_PREFIX, Record};
+use crate::model::Record;
+use crate::model::metadata::{CachedEntry, Candidate, FoundBy, Identifier};
+use crate::named::{Shown, find};
+use crate::ready::load_valid_catalog;
 use crate::render::Style;
-use crate::render::json::{predicted_value, record_value};
+use crate::render::json::shown_value;
 use crate::render::text::{inert, inert_json, wrap, wrap_words};
 
 pub fn run(
@@ -39,72 +37,12 @@ pub fn run(
     out.write_all(text.as_bytes()).map_err(Error::output)
 }
 
-/// What `show` shows: a catalog entry with its cached metadata, or a record
-/// of an imported collection.
-pub enum Shown<'c> {
-    Entry(&'c Entry, Record, Option<&'c CachedEntry>),
-    Imported(Record),
-}
-
-impl Shown<'_> {
-    pub fn record(&self) -> &Record {
-        match self {
-            Shown::Entry(_, record, _) | Shown::Imported(record) => record,
-        }
-    }
-}
-
-/// The entry `id` names (its id, `arxiv:ID` or `doi:DOI`), else the imported
-/// record that `indexed` finds for an `arxiv:` id; an unknown id is a usage
-/// error that suggests the closest ones. `indexed` reads a document of the
-/// index by id: an entry without curated tags has its predicted ones there.
-pub fn find<'c>(
-    catalog: &'c Catalog,
-    cache: &'c Cache,
-    id: &str,
-    indexed: impl Fn(&str) -> Result<Option<Record>, Error>,
-) -> Result<Shown<'c>, Error> {
-    let id = &super::typed_id(id);
-    let unknown = || {
-        let ids = catalog.entries.iter().map(|e| e.id.as_str());
-        Error::Usage(diagnostic::unknown_id(id, ids))
-    };
-    let by_identifier = super::entry_by_identifier(catalog, cache, id);
-    let Some(entry) = by_identifier.or_else(|| catalog.entry(id)) else {
-        if !id.starts_with(ARXIV_ID_PREFIX) {
-            return Err(unknown());
-        }
-        return Ok(Shown::Imported(indexed(id)?.ok_or_else(unknown)?));
-    };
-    let cached = cache.get(&entry.id);
-    let mut record = Record::from_entry(entry, cached);
-    if record.tags.is_empty() {
-        record.predicted = indexed(&entry.id)?.map_or_else(Vec::new, |r| r.predicted);
-    }
-    Ok(Shown::Entry(entry, record, cached))
-}
-
 /// `show --json`'s object for the work `id` names.
 pub fn json_of(locations: &Locations, id: &str) -> Result<serde_json::Value, Error> {
     let catalog = load_valid_catalog(locations, false)?;
     let cache = locations.load_cache()?;
     let shown = find(&catalog, &cache, id, |id| indexed(locations, id))?;
-    Ok(json_value(&shown))
-}
-
-/// `show --json`'s object.
-pub fn json_value(shown: &Shown<'_>) -> serde_json::Value {
-    match shown {
-        Shown::Entry(entry, record, cached) => json_view(entry, record, *cached),
-        Shown::Imported(record) => {
-            let mut value = record_value(record);
-            if let serde_json::Value::Object(map) = &mut value {
-                map.insert("abstract".into(), json!(record.abstract_text));
-                map.insert("predicted".into(), predicted_value(record));
-            }
-            value
-        }
-    }
+    Ok(shown_value(&shown))
 }
 
 /// A record as the index holds it (of an imported collection, or a catalog
@@ -312,20 +250,4 @@ fn abstract_block(r: &Record, style: &Style) -> String {
         out.push('\n');
     }
     out
-}
-
-fn json_view(entry: &Entry, r: &Record, cached: Option<&CachedEntry>) -> serde_json::Value {
-    let mut value = record_value(r);
-    if let serde_json::Value::Object(map) = &mut value {
-        map.insert("abstract".into(), json!(r.abstract_text));
-        map.insert("abstract_source".into(), json!(r.abstract_source));
-        map.insert("predicted".into(), predicted_value(r));
-        map.insert("et_al".into(), json!(entry.et_al));
-        map.insert("defined_at".into(), json!(entry.origin.entry.to_string()));
-        map.insert(
-            "metadata".into(),
-            serde_json::to_value(cached).unwrap_or_default(),
-        );
-    }
-    value
 }

@@ -6,7 +6,6 @@ use std::io::Write;
 
 use serde_json::{Value, json};
 
-use super::load_valid_catalog;
 use crate::catalog::{Catalog, Kind};
 use crate::cli::StatsArgs;
 use crate::error::Error;
@@ -15,6 +14,7 @@ use crate::index::IndexDir;
 use crate::locations::Locations;
 use crate::model::Collection;
 use crate::model::metadata::Cache;
+use crate::ready::load_valid_catalog;
 use crate::render::text::{count, inert, inert_json};
 
 /// What the current index holds, without building one.

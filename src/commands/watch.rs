@@ -9,8 +9,6 @@ use std::path::PathBuf;
 
 use serde_json::{Value, json};
 
-use super::read_healing;
-use super::search::known_id;
 use crate::catalog::Catalog;
 use crate::cli::{
     WatchAction, WatchAddArgs, WatchArgs, WatchListArgs, WatchRemoveArgs, WatchShown,
@@ -21,6 +19,8 @@ use crate::error::Error;
 use crate::index::IndexDir;
 use crate::index::stamps::{latest, stamp_time};
 use crate::locations::Locations;
+use crate::named::known_id;
+use crate::ready::read_healing;
 use crate::render::text::count;
 use crate::render::{Style, json as render_json, table};
 use crate::search::{Boosts, Hit};

@@ -4,25 +4,30 @@
 //! rejected (`rejected`, `inbox.toml`); what is already listed (`listed`);
 //! and an accepted record written as a catalog entry (`accept`).
 //!
-//! Nothing here touches the network or the index: the command scans the
-//! index's vectors with [`Belongs::score`], hands in the best records and
-//! writes what comes out.
+//! Nothing here touches the network or writes the index: `scan` reads the
+//! index's vectors with [`Belongs::score`] and assesses the best records,
+//! for the command and the server alike.
 
 pub mod accept;
 mod belongs;
 mod listed;
 mod rank;
 mod rejected;
+mod scan;
 mod section;
 
 pub use belongs::Closest;
 pub use listed::Listed;
 pub use rank::Belongs;
 pub use rejected::Rejected;
+pub use scan::{Learned, ranked};
 
 use crate::catalog::Catalog;
 use crate::embed::Vector;
 use crate::model::Record;
+
+/// Candidates shown when no limit is given.
+pub const DEFAULT_LIMIT: usize = 20;
 
 /// A record proposed for the list.
 #[derive(Debug, Clone, PartialEq)]

@@ -41,6 +41,15 @@ impl Rejected {
         catalog_dir.join(INBOX_FILE)
     }
 
+    /// The rejections of the catalog folder, if any (none for the
+    /// built-in catalog).
+    pub fn of_catalog(catalog_dir: Option<&Path>) -> Result<Rejected, Error> {
+        match catalog_dir {
+            Some(dir) => Rejected::load(dir),
+            None => Ok(Rejected::default()),
+        }
+    }
+
     /// The rejections of a catalog folder (none when there is no file).
     pub fn load(catalog_dir: &Path) -> Result<Rejected, Error> {
         let path = Rejected::path(catalog_dir);

@@ -7,6 +7,7 @@ pub mod bibtex;
 pub mod csl;
 pub mod json;
 mod names;
+pub mod notes;
 pub mod ris;
 pub mod table;
 pub mod text;

@@ -1,20 +1,19 @@
-//! The JSON API's handlers: parameters checked, the search run on a blocking
-//! thread (it is CPU work), errors answered as `{"error", "status"}` with the
-//! CLI's one-line message.
+//! The JSON API's handlers: parameters checked, then the `App`'s answer,
+//! computed on a blocking thread (`reply`).
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 
-use axum::BoxError;
-use axum::body::{Body, Bytes};
 use axum::extract::rejection::PathRejection;
 use axum::extract::{Path, RawQuery, State};
-use axum::http::{HeaderValue, StatusCode, header};
-use axum::response::{IntoResponse, Response};
-use serde_json::{Value, json};
+use axum::http::StatusCode;
+use axum::response::Response;
+use serde_json::Value;
 
 use super::app::App;
-use super::params::{DEFAULT_LIMIT, limit, search_params};
+use super::inbox::shared;
+use super::params::{DEFAULT_LIMIT, inbox_params, limit_only, search_params};
+use super::reply::{error_response, json_text_response, not_utf8, outcome, path_text};
 use crate::error::Error;
 
 pub async fn search(State(app): State<Arc<App>>, RawQuery(query): RawQuery) -> Response {
@@ -43,7 +42,8 @@ pub async fn similar(
     let Some(id) = path_text(id) else {
         return not_utf8();
     };
-    let limit = match similar_limit(query.as_deref().unwrap_or("")) {
+    // `limit=N` is its only parameter.
+    let limit = match limit_only(query.as_deref().unwrap_or(""), DEFAULT_LIMIT) {
         Ok(limit) => app.clamp(limit),
         Err(message) => return error_response(StatusCode::BAD_REQUEST, message),
     };
@@ -55,6 +55,31 @@ pub async fn similar(
     .await
 }
 
+/// `/api/inbox`: one computation for every concurrent request with the
+/// same parameters (`inbox::shared`).
+pub async fn inbox(State(app): State<Arc<App>>, RawQuery(query): RawQuery) -> Response {
+    let mut params = match inbox_params(query.as_deref().unwrap_or("")) {
+        Ok(params) => params,
+        Err(message) => return error_response(StatusCode::BAD_REQUEST, message),
+    };
+    params.limit = app.clamp(params.limit);
+    let flights = app.inbox_flights();
+    let key = (params.clone(), None);
+    // The parameters were checked: a usage error now is the catalog
+    // folder's (a broken `inbox.toml`), not the request's.
+    let work = move |stop: Arc<AtomicBool>| {
+        outcome(
+            app,
+            move |app: &App| app.inbox(&params, &stop),
+            StatusCode::INTERNAL_SERVER_ERROR,
+        )
+    };
+    match shared(&flights, key, work).await {
+        Ok((status, body)) => json_text_response(status, body),
+        Err(busy) => busy,
+    }
+}
+
 pub async fn not_found() -> Response {
     error_response(
         StatusCode::NOT_FOUND,
@@ -62,145 +87,13 @@ pub async fn not_found() -> Response {
     )
 }
 
-/// The rest of the path, percent-decoded; none when that is not UTF-8.
-pub fn path_text(path: Result<Path<String>, PathRejection>) -> Option<String> {
-    path.ok().map(|Path(text)| text)
-}
-
-/// The answer to a path that is not UTF-8 once decoded, as JSON (axum's
-/// own is text).
-pub fn not_utf8() -> Response {
-    error_response(
-        StatusCode::BAD_REQUEST,
-        "the address is not UTF-8 once percent-decoded".to_string(),
-    )
-}
-
-/// 503 with `Retry-After`: the server is at its bound; try again shortly.
-pub fn busy(message: String, retry_after_s: u32) -> Response {
-    let mut response = error_response(StatusCode::SERVICE_UNAVAILABLE, message);
-    response
-        .headers_mut()
-        .insert(header::RETRY_AFTER, HeaderValue::from(retry_after_s));
-    response
-}
-
-/// The answer of a request refused by the cap on requests in flight
-/// (tower's load shedding, the only error the layers make).
-pub async fn overloaded(_: BoxError) -> Response {
-    busy(
-        "the server is answering as many requests as it takes at once: try again in a second"
-            .to_string(),
-        1,
-    )
-}
-
-/// `limit=N`, the only parameter of `/api/similar`.
-fn similar_limit(query: &str) -> Result<usize, String> {
-    limit_only(query, DEFAULT_LIMIT)
-}
-
-/// `limit=N` as the only parameter, `default` without it.
-pub fn limit_only(query: &str, default: usize) -> Result<usize, String> {
-    let mut found = default;
-    for (name, value) in url::form_urlencoded::parse(query.as_bytes()) {
-        match &*name {
-            "limit" => found = limit(value.trim())?,
-            _ => return Err(format!("unknown parameter `{name}` (parameters: limit)")),
-        }
-    }
-    Ok(found)
-}
-
-/// Runs `work` off the async threads and answers its value, or its error:
-/// a bad query is 400, a usage error `usage` (404 for an unknown id),
-/// anything else 500.
-pub async fn answer(
+/// Runs `work` off the async threads and answers its value, or its error
+/// (a usage error is `usage`).
+async fn answer(
     app: Arc<App>,
     work: impl FnOnce(&App) -> Result<Value, Error> + Send + 'static,
     usage: StatusCode,
 ) -> Response {
     let (status, body) = outcome(app, work, usage).await;
     json_text_response(status, body)
-}
-
-/// What `answer` answers, as a status and JSON text (which `flight` shares
-/// between requests). Work not yet started when the request is dropped
-/// (its client gone) is skipped.
-pub async fn outcome(
-    app: Arc<App>,
-    work: impl FnOnce(&App) -> Result<Value, Error> + Send + 'static,
-    usage: StatusCode,
-) -> (StatusCode, Bytes) {
-    let work = move |app: &App| work(app).map(|value| Bytes::from(value.to_string()));
-    outcome_bytes(app, work, usage).await
-}
-
-/// [`outcome`] of work that answers bytes of its own (a feed's XML): the
-/// bytes with 200, or an error's JSON text with its status.
-pub async fn outcome_bytes(
-    app: Arc<App>,
-    work: impl FnOnce(&App) -> Result<Bytes, Error> + Send + 'static,
-    usage: StatusCode,
-) -> (StatusCode, Bytes) {
-    let gone = Arc::new(AtomicBool::new(false));
-    let _dropped = SetOnDrop(Arc::clone(&gone));
-    let done = tokio::task::spawn_blocking(move || {
-        if gone.load(Ordering::Relaxed) {
-            return Ok(Err(Error::Usage("the client is gone".into())));
-        }
-        crate::diagnostic::catch_panic(|| work(&app)).map_err(|panic| {
-            Error::Index(format!(
-                "internal error ({panic}); `distml-search index` rebuilds the index"
-            ))
-        })
-    })
-    .await;
-    let (status, value) = match done {
-        Ok(Ok(Ok(bytes))) => return (StatusCode::OK, bytes),
-        Ok(Ok(Err(e))) | Ok(Err(e)) => {
-            let status = match &e {
-                Error::Query(_) => StatusCode::BAD_REQUEST,
-                Error::Usage(_) => usage,
-                _ => StatusCode::INTERNAL_SERVER_ERROR,
-            };
-            (status, error_value(status, e.to_string()))
-        }
-        Err(join) => {
-            let status = StatusCode::INTERNAL_SERVER_ERROR;
-            (status, error_value(status, join.to_string()))
-        }
-    };
-    (status, Bytes::from(value.to_string()))
-}
-
-/// Sets its flag when dropped: a request's future dropped before its work
-/// started.
-struct SetOnDrop(Arc<AtomicBool>);
-
-impl Drop for SetOnDrop {
-    fn drop(&mut self) {
-        self.0.store(true, Ordering::Relaxed);
-    }
-}
-
-/// `{"error": message, "status": code}`.
-pub fn error_response(status: StatusCode, message: String) -> Response {
-    json_text_response(
-        status,
-        Bytes::from(error_value(status, message).to_string()),
-    )
-}
-
-fn error_value(status: StatusCode, message: String) -> Value {
-    json!({"error": message, "status": status.as_u16()})
-}
-
-pub fn json_text_response(status: StatusCode, body: Bytes) -> Response {
-    let mut response = (status, Body::from(body)).into_response();
-    response.headers_mut().insert(
-        header::CONTENT_TYPE,
-        HeaderValue::from_static("application/json"),
-    );
-    response
 }

@@ -1,24 +1,29 @@
 //! What the server holds (the catalog, its metadata cache, the index opened
-//! once) and the answers of the API as JSON values,
-//! made by the code the commands use: hits as `search --json` prints them,
-//! an entry as `show --json` does.
+//! once, the inbox's model) and its answers: the API's as JSON values and
+//! the feeds' as Atom, made by the library's own views, so that hits are
+//! what `search --json` prints, an entry what `show --json` does and a
+//! candidate what `inbox --json` does.
 
 use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 
 use axum::body::Bytes;
 use serde_json::{Value, json};
 
-use super::feed::{Site, atom};
-use super::params::SearchParams;
+use super::flight::Flights;
+use super::inbox::{Inbox, InboxKey};
+use super::params::{InboxParams, SearchParams};
+use super::site::Site;
 use crate::catalog::Catalog;
-use crate::commands::search::{corrections_line, known_id};
-use crate::commands::show;
 use crate::error::Error;
 use crate::index::{Fields, OpenIndex};
 use crate::model::Record;
 use crate::model::metadata::Cache;
+use crate::named::{find, known_id};
 use crate::render::atom::{Feed, feed_id};
-use crate::render::{bibtex, json as render_json};
+use crate::render::json::{candidate_value, hit_value, shown_value};
+use crate::render::{bibtex, notes::corrections_line};
 use crate::search::counts::{Counts, search_counted};
 use crate::search::{Boosts, Mode, SearchRequest, newest, similar};
 use crate::watch::Watches;
@@ -29,7 +34,7 @@ pub struct App {
     open: OpenIndex,
     boosts: Boosts,
     /// The curator's inbox (`inbox.rs`).
-    inbox: super::inbox::Inbox,
+    inbox: Inbox,
     /// The most hits or candidates in one answer (`Limits::max_limit`).
     max_limit: usize,
     /// Where `watches.json` is, read at each request of a watch's feed.
@@ -42,7 +47,7 @@ impl App {
         cache: Cache,
         open: OpenIndex,
         boosts: Boosts,
-        inbox: super::inbox::Inbox,
+        inbox: Inbox,
         max_limit: usize,
     ) -> App {
         App {
@@ -69,18 +74,8 @@ impl App {
     }
 
     /// The inbox's computations in progress (see `flight.rs`).
-    pub fn inbox_flights(&self) -> std::sync::Arc<super::flight::Flights<super::inbox::InboxKey>> {
+    pub fn inbox_flights(&self) -> Arc<Flights<InboxKey>> {
         self.inbox.flights()
-    }
-
-    /// `/api/inbox`'s answer (see `inbox.rs`).
-    pub fn inbox_list(
-        &self,
-        params: &super::params::InboxParams,
-        stop: &std::sync::atomic::AtomicBool,
-    ) -> Result<Value, Error> {
-        self.inbox
-            .list(&self.catalog, &self.cache, &self.open, params, stop)
     }
 
     /// `{"hits", "total", "facets", "more", "notes", "techniques"}`. No words and no
@@ -96,7 +91,7 @@ impl App {
             mode: Mode::Keyword,
         };
         let (outcome, counts) = search_counted(&self.open, &self.catalog, &request, self.boosts)?;
-        let hits: Vec<Value> = outcome.hits.iter().map(render_json::hit_value).collect();
+        let hits: Vec<Value> = outcome.hits.iter().map(hit_value).collect();
         let mut notes = outcome.notes.clone();
         notes.extend(corrections_line(&outcome.rewrites));
         if limit < params.limit {
@@ -131,8 +126,8 @@ impl App {
                 .document(id)?
                 .map(|doc| Record::from_document(&doc, &fields)))
         };
-        let shown = show::find(&self.catalog, &self.cache, id, indexed)?;
-        let mut value = show::json_value(&shown);
+        let shown = find(&self.catalog, &self.cache, id, indexed)?;
+        let mut value = shown_value(&shown);
         if let Value::Object(map) = &mut value {
             map.insert("bibtex".into(), json!(bibtex::entry(shown.record())));
         }
@@ -143,8 +138,19 @@ impl App {
     pub fn similar(&self, id: &str, limit: usize) -> Result<Value, Error> {
         let id = known_id(&self.catalog, &self.cache, &self.open, id)?;
         let hits = similar(&self.open, &id, limit, None)?;
-        let hits: Vec<Value> = hits.iter().map(render_json::hit_value).collect();
+        let hits: Vec<Value> = hits.iter().map(hit_value).collect();
         Ok(json!({ "hits": hits }))
+    }
+
+    /// `{"candidates": [...], "total": N}`: the best `limit` candidates,
+    /// each the object `inbox --json` prints, and how many there are.
+    pub fn inbox(&self, params: &InboxParams, stop: &AtomicBool) -> Result<Value, Error> {
+        let (found, total) =
+            (self.inbox).candidates(&self.catalog, &self.cache, &self.open, params, stop)?;
+        let candidates: Vec<Value> = (found.iter().enumerate())
+            .map(|(rank, candidate)| candidate_value(rank + 1, candidate))
+            .collect();
+        Ok(json!({ "candidates": candidates, "total": total }))
     }
 }
 
@@ -235,8 +241,8 @@ impl App {
     /// with what is proposed for it.
     pub fn feed_inbox(
         &self,
-        params: &super::params::InboxParams,
-        stop: &std::sync::atomic::AtomicBool,
+        params: &InboxParams,
+        stop: &AtomicBool,
         site: &Site,
     ) -> Result<Bytes, Error> {
         let (found, _) =
@@ -253,6 +259,11 @@ impl App {
             entries: site.candidate_entries(found),
         }))
     }
+}
+
+/// `feed` as the answer.
+fn atom(feed: &Feed) -> Bytes {
+    Bytes::from(crate::render::atom::write(feed))
 }
 
 /// `updated` of a feed with no entry and no date of its own.

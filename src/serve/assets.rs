@@ -6,7 +6,7 @@ use axum::extract::rejection::PathRejection;
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 
-use super::api::{error_response, not_utf8, path_text};
+use super::reply::{error_response, not_utf8, path_text};
 
 const PAGE: &str = include_str!("assets/index.html");
 

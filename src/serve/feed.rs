@@ -7,6 +7,7 @@
 //! name the host the request named, which the guard let through.
 
 use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 
 use axum::body::{Body, Bytes};
 use axum::extract::rejection::PathRejection;
@@ -14,90 +15,17 @@ use axum::extract::{Path, RawQuery, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 
-use super::api::{busy, error_response, json_text_response, limit_only, outcome_bytes, path_text};
 use super::app::App;
-use super::flight::Joined;
-use super::inbox::INBOX_COMPUTATIONS;
-use super::params::{inbox_params, search_params};
+use super::inbox::shared;
+use super::params::{inbox_params, limit_only, search_params};
+use super::reply::{error_response, json_text_response, not_utf8, outcome_bytes, path_text};
+use super::site::Site;
 use crate::error::Error;
-use crate::inbox::Candidate;
-use crate::model::Record;
-use crate::render::atom::{Feed, FeedEntry};
 
 /// Entries in a feed when `limit` is not given.
 pub const FEED_LIMIT: usize = 50;
 
 const ATOM_TYPE: &str = "application/atom+xml; charset=utf-8";
-
-/// The site a request named (its `Host`), for the feed's links.
-#[derive(Debug, Clone)]
-pub struct Site {
-    base: String,
-}
-
-impl Site {
-    fn of(headers: &HeaderMap) -> Site {
-        let host = (headers.get(header::HOST))
-            .and_then(|h| h.to_str().ok())
-            .unwrap_or("127.0.0.1");
-        Site {
-            base: format!("http://{host}"),
-        }
-    }
-
-    /// `path` (with its query) on this site.
-    pub fn url(&self, path: &str) -> String {
-        format!("{}{path}", self.base)
-    }
-
-    /// The page's view of the record `id`.
-    pub fn view(&self, id: &str) -> String {
-        let query = url::form_urlencoded::Serializer::new(String::new())
-            .append_pair("entry", id)
-            .finish();
-        self.url(&format!("/?{query}"))
-    }
-
-    /// The feed's entries for `records`, newest first as they come.
-    pub fn entries(&self, records: Vec<Record>) -> Vec<FeedEntry> {
-        (records.into_iter())
-            .map(|record| FeedEntry {
-                view_url: self.view(&record.id),
-                record,
-                preface: None,
-            })
-            .collect()
-    }
-
-    /// The inbox's candidates as entries, newest first, each with what is
-    /// proposed for it.
-    pub fn candidate_entries(&self, mut candidates: Vec<Candidate>) -> Vec<FeedEntry> {
-        candidates.sort_by(|a, b| crate::search::newer_first(&a.record, &b.record));
-        (candidates.into_iter())
-            .map(|c| FeedEntry {
-                view_url: self.view(&c.record.id),
-                preface: Some(proposal(&c)),
-                record: c.record,
-            })
-            .collect()
-    }
-}
-
-/// "Proposed for SECTION with tags a, b (score 0.912); why: ...".
-fn proposal(c: &Candidate) -> String {
-    let mut text = format!("Score {:.3}", c.score);
-    if let Some(section) = &c.section {
-        text.push_str(&format!("; proposed for {section}"));
-    }
-    if !c.tags.is_empty() {
-        text.push_str(&format!(" with tags {}", c.tags.join(", ")));
-    }
-    if !c.why.is_empty() {
-        text.push_str(&format!("; why: {}", c.why.join(", ")));
-    }
-    text.push('.');
-    text
-}
 
 /// The parameters of `query` without `limit`, each once, sorted: the same
 /// search whatever their order, for the feed's id and its page.
@@ -116,11 +44,6 @@ pub fn canonical(query: &str) -> String {
 /// Whether `query` names `limit`.
 fn has_limit(query: &str) -> bool {
     url::form_urlencoded::parse(query.as_bytes()).any(|(name, _)| name == "limit")
-}
-
-/// `feed` as the answer.
-pub fn atom(feed: &Feed) -> Bytes {
-    Bytes::from(crate::render::atom::write(feed))
 }
 
 pub async fn search(
@@ -150,7 +73,7 @@ pub async fn watch(
     RawQuery(query): RawQuery,
 ) -> Response {
     let Some(file) = path_text(file) else {
-        return super::api::not_utf8();
+        return not_utf8();
     };
     let Some(name) = file.strip_suffix(".atom").map(str::to_string) else {
         return error_response(
@@ -181,22 +104,17 @@ pub async fn inbox(
     params.limit = app.clamp(params.limit);
     let site = Site::of(&headers);
     let flights = app.inbox_flights();
-    let key = (params.clone(), Some(site.base.clone()));
-    let work = move |stop: Arc<std::sync::atomic::AtomicBool>| {
+    let key = (params.clone(), Some(site.base().to_string()));
+    let work = move |stop: Arc<AtomicBool>| {
         outcome_bytes(
             app,
-            move |app| app.feed_inbox(&params, &stop, &site),
+            move |app: &App| app.feed_inbox(&params, &stop, &site),
             StatusCode::INTERNAL_SERVER_ERROR,
         )
     };
-    match flights.join(key, work).await {
-        Joined::Answer((status, body)) => atom_response(status, body),
-        Joined::Busy => busy(
-            format!(
-                "the inbox is being computed for {INBOX_COMPUTATIONS} other requests: try again in a few seconds"
-            ),
-            2,
-        ),
+    match shared(&flights, key, work).await {
+        Ok((status, body)) => atom_response(status, body),
+        Err(busy) => busy,
     }
 }
 

@@ -11,7 +11,7 @@ use axum::http::{HeaderName, HeaderValue, Method, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::Response;
 
-use super::api::error_response;
+use super::reply::error_response;
 
 /// Longer URIs get 414: a query is at most `MAX_QUERY_CHARS` characters, a
 /// few times that percent-encoded.

@@ -1,32 +1,26 @@
-//! `/api/inbox`: the curator's inbox as `inbox --json` lists it (the same
-//! code makes both). Read-only: accepting and rejecting stay commands, which
-//! the page shows to copy. The model is learned on the first request and
-//! kept, since the catalog it learns from does not change under the server
-//! (the records it scores are read from the index at each request); the
-//! rejections are read at each request, so a `reject` shows at the next
-//! one. The feed (`feed.rs`) shares these computations, by parameters and
-//! host.
-//! Concurrent requests with the same parameters share one computation, and
-//! at most `INBOX_COMPUTATIONS` run at once (`flight`): more are refused
-//! with 503; one whose clients all left stops.
+//! The server's inbox, as `inbox --json` lists it (the same code makes
+//! both). The model is learned on the first request and kept, since the
+//! catalog it learns from does not change under the server (the records it
+//! scores are read from the index at each request); the rejections are
+//! read at each request, so a `reject` shows at the next one. Read-only:
+//! accepting and rejecting stay commands, which the page shows to copy.
+//! Concurrent requests with the same parameters (and, for the feed, host)
+//! share one computation, and at most `INBOX_COMPUTATIONS` run at once
+//! (`flight`): more are refused with 503; one whose clients all left stops.
 
+use std::future::Future;
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, OnceLock};
 
-use axum::extract::{RawQuery, State};
-use axum::http::StatusCode;
 use axum::response::Response;
-use serde_json::{Value, json};
 
-use super::api::{busy, error_response, json_text_response, outcome};
-use super::app::App;
-use super::flight::{Flights, Joined};
-use super::params::{InboxParams, inbox_params};
+use super::flight::{Answer, Flights, Joined};
+use super::params::InboxParams;
+use super::reply::busy;
 use crate::catalog::Catalog;
-use crate::commands::inbox::{Learned, candidate_value, ranked, rejections};
 use crate::error::Error;
-use crate::inbox::Candidate;
+use crate::inbox::{Candidate, Learned, Rejected, ranked};
 use crate::index::OpenIndex;
 use crate::model::metadata::Cache;
 
@@ -69,7 +63,7 @@ impl Inbox {
         stop: &AtomicBool,
     ) -> Result<(Vec<Candidate>, usize), Error> {
         let learned = self.learned.get_or_init(|| Learned::learn(catalog, cache));
-        let rejected = rejections(self.catalog_dir.as_deref())?;
+        let rejected = Rejected::of_catalog(self.catalog_dir.as_deref())?;
         ranked(
             catalog,
             learned,
@@ -80,51 +74,25 @@ impl Inbox {
             stop,
         )
     }
-
-    /// `{"candidates": [...], "total": N}`: the best `limit` candidates,
-    /// each the object `inbox --json` prints, and how many there are.
-    pub fn list(
-        &self,
-        catalog: &Catalog,
-        cache: &Cache,
-        open: &OpenIndex,
-        params: &InboxParams,
-        stop: &AtomicBool,
-    ) -> Result<Value, Error> {
-        let (found, total) = self.candidates(catalog, cache, open, params, stop)?;
-        let candidates: Vec<Value> = found
-            .iter()
-            .enumerate()
-            .map(|(rank, candidate)| candidate_value(rank + 1, candidate))
-            .collect();
-        Ok(json!({ "candidates": candidates, "total": total }))
-    }
 }
 
-pub async fn inbox(State(app): State<Arc<App>>, RawQuery(query): RawQuery) -> Response {
-    let mut params = match inbox_params(query.as_deref().unwrap_or("")) {
-        Ok(params) => params,
-        Err(message) => return error_response(StatusCode::BAD_REQUEST, message),
-    };
-    params.limit = app.clamp(params.limit);
-    let flights = app.inbox_flights();
-    let key = (params.clone(), None);
-    // The parameters were checked: a usage error now is the catalog
-    // folder's (a broken `inbox.toml`), not the request's.
-    let work = move |stop: Arc<AtomicBool>| {
-        outcome(
-            app,
-            move |app| app.inbox_list(&params, &stop),
-            StatusCode::INTERNAL_SERVER_ERROR,
-        )
-    };
+/// The answer of `key`'s computation: the one running, or `work` (given
+/// its stop flag) started now; 503 while `INBOX_COMPUTATIONS` others run.
+pub async fn shared<F>(
+    flights: &Arc<Flights<InboxKey>>,
+    key: InboxKey,
+    work: impl FnOnce(Arc<AtomicBool>) -> F,
+) -> Result<Answer, Response>
+where
+    F: Future<Output = Answer> + Send + 'static,
+{
     match flights.join(key, work).await {
-        Joined::Answer((status, body)) => json_text_response(status, body),
-        Joined::Busy => busy(
+        Joined::Answer(answer) => Ok(answer),
+        Joined::Busy => Err(busy(
             format!(
                 "the inbox is being computed for {INBOX_COMPUTATIONS} other requests: try again in a few seconds"
             ),
             2,
-        ),
+        )),
     }
 }

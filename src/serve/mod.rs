@@ -1,8 +1,10 @@
 //! `serve`: the search page, its JSON API and Atom feeds over HTTP (axum on tokio,
 //! hyper's connections run by `listen`), for a browser on this machine.
 //! Read-only; every request passes `guard` (method, Host, size) first, then
-//! the cap on requests in flight (`Limits`). Nothing here searches: `app`
-//! calls the library as the commands do.
+//! the cap on requests in flight (`Limits`). Imports flow one way: the
+//! router names the handlers (`api`, `feed`, `assets`), handlers ask the
+//! `App`, and `reply` turns its work into responses. Nothing here
+//! searches: `app` calls the library as the commands do.
 
 mod api;
 mod app;
@@ -14,6 +16,8 @@ mod inbox;
 mod limits;
 mod listen;
 mod params;
+mod reply;
+mod site;
 mod transport;
 
 use std::io::Write;
@@ -62,7 +66,7 @@ fn router(app: Arc<App>, local: SocketAddr, limits: &Limits) -> Router {
         // Ids hold colons and, in DOIs, slashes: the rest of the path.
         .route("/api/entry/{*id}", get(api::entry))
         .route("/api/similar/{*id}", get(api::similar))
-        .route("/api/inbox", get(inbox::inbox))
+        .route("/api/inbox", get(api::inbox))
         .route("/feed/search.atom", get(feed::search))
         .route("/feed/inbox.atom", get(feed::inbox))
         .route("/feed/watch/{file}", get(feed::watch))
@@ -71,7 +75,7 @@ fn router(app: Arc<App>, local: SocketAddr, limits: &Limits) -> Router {
         // the cap); a request past it is shed at once with 503, not queued.
         .layer(
             ServiceBuilder::new()
-                .layer(HandleErrorLayer::new(api::overloaded))
+                .layer(HandleErrorLayer::new(reply::overloaded))
                 .load_shed()
                 .layer(GlobalConcurrencyLimitLayer::new(limits.max_requests)),
         )

@@ -3,7 +3,7 @@
 //! for, so that the CLI's documentation answers for both).
 
 use crate::cli::MAX_LIMIT;
-use crate::commands::inbox::DEFAULT_LIMIT as INBOX_LIMIT;
+use crate::inbox::DEFAULT_LIMIT as INBOX_LIMIT;
 use crate::index::day_number;
 use crate::model::{Collection, Kind};
 use crate::search::query::MAX_QUERY_CHARS;
@@ -11,6 +11,18 @@ use crate::search::{Filter, Origin, YearRange};
 
 /// Hits when `limit` is not given, as on the command line.
 pub const DEFAULT_LIMIT: usize = 10;
+
+/// `limit=N` as the only parameter, `default` without it.
+pub fn limit_only(query: &str, default: usize) -> Result<usize, String> {
+    let mut found = default;
+    for (name, value) in url::form_urlencoded::parse(query.as_bytes()) {
+        match &*name {
+            "limit" => found = limit(value.trim())?,
+            _ => return Err(format!("unknown parameter `{name}` (parameters: limit)")),
+        }
+    }
+    Ok(found)
+}
 
 /// A search's parameters, checked.
 #[derive(Debug, PartialEq)]

@@ -453,3 +453,40 @@ fn works_about_a_tag_are_told_from_works_that_use_it() {
         .stdout_has("by tag: works about it (primary tags), +works that only use it\n")
         .stdout_has("  pipeline-parallelism           2 +1");
 }
+
+/// A command on the shipped catalog, indexed in `index`.
+fn shipped(index: &tempfile::TempDir) -> common::Cmd {
+    common::Cmd::bare()
+        .env("DISTML_OFFLINE", "1")
+        .args([
+            "--catalog",
+            concat!(env!("CARGO_MANIFEST_DIR"), "/catalog"),
+            "--index",
+        ])
+        .arg(index.path())
+}
+
+/// A technique asked for by name shows its reference work among the first
+/// five: Megatron-LM's paper (PTD-P), about tensor, pipeline and hybrid
+/// parallelism as its project is, tied with every other work tagged
+/// tensor parallelism and scored below those with fewer tags.
+#[test]
+fn a_technique_asked_by_name_shows_its_reference_work() {
+    let index = tempfile::tempdir().unwrap();
+    for query in [
+        "TP",
+        "tensor parallelism",
+        "3D parallelism",
+        "model parallelism",
+    ] {
+        let ids = shipped(&index)
+            .args(["search", "--json", "-n", "5", query])
+            .run()
+            .success()
+            .ids();
+        assert!(
+            ids.iter().any(|id| id == "megatron-lm-2021"),
+            "{query}: {ids:?}"
+        );
+    }
+}

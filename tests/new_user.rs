@@ -490,3 +490,26 @@ fn a_technique_asked_by_name_shows_its_reference_work() {
         );
     }
 }
+
+/// The works most like a training work are training works: ZeRO's are
+/// the other sharded data parallel libraries and memory savers, not an
+/// inference system that shares a few of its note's words.
+#[test]
+fn similar_to_a_training_work_shows_training_works_first() {
+    let index = tempfile::tempdir().unwrap();
+    let run = shipped(&index)
+        .args(["similar", "--json", "-n", "5", "zero-2020"])
+        .run()
+        .success();
+    let hits = run.json_lines();
+    let serving: Vec<&str> = (hits.iter())
+        .filter(|h| (h["tags"].as_array().unwrap().iter()).any(|t| t == "inference-serving"))
+        .map(|h| h["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(serving, Vec::<&str>::new(), "{:?}", run.ids());
+    assert!(
+        run.ids().iter().any(|id| id == "fairscale"),
+        "{:?}",
+        run.ids()
+    );
+}

@@ -453,3 +453,63 @@ fn works_about_a_tag_are_told_from_works_that_use_it() {
         .stdout_has("by tag: works about it (primary tags), +works that only use it\n")
         .stdout_has("  pipeline-parallelism           2 +1");
 }
+
+/// A command on the shipped catalog, indexed in `index`.
+fn shipped(index: &tempfile::TempDir) -> common::Cmd {
+    common::Cmd::bare()
+        .env("DISTML_OFFLINE", "1")
+        .args([
+            "--catalog",
+            concat!(env!("CARGO_MANIFEST_DIR"), "/catalog"),
+            "--index",
+        ])
+        .arg(index.path())
+}
+
+/// A technique asked for by name shows its reference work among the first
+/// five: Megatron-LM's paper (PTD-P), about tensor, pipeline and hybrid
+/// parallelism as its project is, tied with every other work tagged
+/// tensor parallelism and scored below those with fewer tags.
+#[test]
+fn a_technique_asked_by_name_shows_its_reference_work() {
+    let index = tempfile::tempdir().unwrap();
+    for query in [
+        "TP",
+        "tensor parallelism",
+        "3D parallelism",
+        "model parallelism",
+    ] {
+        let ids = shipped(&index)
+            .args(["search", "--json", "-n", "5", query])
+            .run()
+            .success()
+            .ids();
+        assert!(
+            ids.iter().any(|id| id == "megatron-lm-2021"),
+            "{query}: {ids:?}"
+        );
+    }
+}
+
+/// The works most like a training work are training works: ZeRO's are
+/// the other sharded data parallel libraries and memory savers, not an
+/// inference system that shares a few of its note's words.
+#[test]
+fn similar_to_a_training_work_shows_training_works_first() {
+    let index = tempfile::tempdir().unwrap();
+    let run = shipped(&index)
+        .args(["similar", "--json", "-n", "5", "zero-2020"])
+        .run()
+        .success();
+    let hits = run.json_lines();
+    let serving: Vec<&str> = (hits.iter())
+        .filter(|h| (h["tags"].as_array().unwrap().iter()).any(|t| t == "inference-serving"))
+        .map(|h| h["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(serving, Vec::<&str>::new(), "{:?}", run.ids());
+    assert!(
+        run.ids().iter().any(|id| id == "fairscale"),
+        "{:?}",
+        run.ids()
+    );
+}

@@ -112,6 +112,7 @@ pub fn similar_hits(
     } else {
         Default::default()
     };
+    let boosts = Boosts::load(locations.catalog_dir().ok())?;
     let (_, _, hits) = read_healing(locations, err, |catalog, open| {
         let id = known_id(catalog, &cache, open, &args.id)?;
         similar(
@@ -119,6 +120,7 @@ pub fn similar_hits(
             &id,
             args.output.limit_or(DEFAULT_LIMIT),
             args.mode.map(Into::into),
+            (&boosts, &catalog.vocabulary),
         )
     })?;
     Ok(hits)

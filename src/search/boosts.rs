@@ -49,6 +49,12 @@ pub struct Boosts {
     /// An entry tagged with a narrower kind of that technique (its tag's
     /// `broader`): the tag weight times this.
     pub narrower: f32,
+    /// A paper about that technique whose project (its `project`) is about
+    /// it too, so that the technique's reference work, the paper behind the
+    /// code practitioners use for it (Megatron-LM's for tensor
+    /// parallelism), comes before works that only share its tag: the tag
+    /// weight times this, on top.
+    pub reference: f32,
     /// Other names of that technique, searched in the text.
     pub synonym_text: f32,
     /// A query that is a catalog work's name ("DeepSpeed").
@@ -133,6 +139,7 @@ impl Default for Boosts {
             tag_flat: 5.0,
             scattered: 1.0,
             narrower: 0.25,
+            reference: 2.25,
             synonym_text: 0.25,
             work_name: 5.0,
             english_name: 0.2,

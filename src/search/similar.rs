@@ -1,6 +1,8 @@
 //! More like this: works that mean what one work means (the cosine of
 //! their vectors), fused with those that share the distinctive words of its
-//! title, tags, note and abstract.
+//! title, tags, note and abstract, each field's weighed as a search weighs
+//! it, and with the works on the other side of it (serving or training)
+//! scaled as a query asking about its side scales them.
 //!
 //! Like tantivy's `MoreLikeThisQuery`, but its words are chosen and scored
 //! by [`Statistics`]: over every document of a large index, the words of
@@ -19,8 +21,11 @@ use tantivy::schema::{Field, IndexRecordOption, Value};
 use tantivy::{DocAddress, Index, Term};
 
 use super::Hit;
+use super::boosts::Boosts;
+use super::intent::serving_tags_of;
 use super::meaning::{self, Mode};
 use super::statistics::{Statistics, idf};
+use crate::catalog::Vocabulary;
 use crate::embed::stored::cosine;
 use crate::error::Error;
 use crate::index::vectors::{BestByVector, Cosine, Keep, VectorFiles, document_vector};
@@ -44,6 +49,7 @@ pub fn similar(
     id: &str,
     limit: usize,
     mode: Option<Mode>,
+    (boosts, vocabulary): (&Boosts, &Vocabulary),
 ) -> Result<Vec<Hit>, Error> {
     let searcher = open.reader.searcher();
     let fields = Fields::from_schema(&open.index.schema())?;
@@ -64,9 +70,11 @@ pub fn similar(
     let keyword = match (mode, &vector) {
         (Mode::Semantic, Some(_)) => Vec::new(),
         _ => {
-            let like = like_query(open, &searcher, &fields, &doc, id)?;
+            let like = like_query(open, &searcher, &fields, &doc, id, boosts)?;
             let statistics = Statistics::new(&searcher, &fields)?;
-            statistics.search(&*like, &TopDocs::with_limit(pool).order_by_score())?
+            let mut top = statistics.search(&*like, &TopDocs::with_limit(pool).order_by_score())?;
+            same_side_first(&searcher, &fields, &doc, (boosts, vocabulary), &mut top)?;
+            top
         }
     };
     let (top, cosines): (Vec<(f32, DocAddress)>, HashMap<DocAddress, f32>) = match (mode, &vector) {
@@ -119,25 +127,73 @@ fn fuse(a: &[(f32, DocAddress)], b: &[(f32, DocAddress)]) -> Vec<(f32, DocAddres
     ranked
 }
 
-/// More like `doc`: its distinctive words, without itself.
+/// Whether a document's curated tags, or else its predicted ones, say it
+/// serves (see `intent`).
+fn serves(doc: &TantivyDocument, fields: &Fields, serving: &[String]) -> bool {
+    let holds = |field| {
+        (doc.get_all(field).filter_map(|v| v.as_str())).any(|t| serving.iter().any(|s| s == t))
+    };
+    if doc.get_first(fields.tags).is_some() {
+        holds(fields.tags)
+    } else {
+        holds(fields.predicted)
+    }
+}
+
+/// The works on the other side of `doc`, serving when it trains or the
+/// reverse, scaled as a query asking about its side scales them (see
+/// `intent`): a training work's words ("removes redundancy", "GPU
+/// memory") are shared by serving systems that a reader of it does not
+/// want next. Sorted again, stably.
+fn same_side_first(
+    searcher: &tantivy::Searcher,
+    fields: &Fields,
+    doc: &TantivyDocument,
+    (boosts, vocabulary): (&Boosts, &Vocabulary),
+    top: &mut [(f32, DocAddress)],
+) -> Result<(), Error> {
+    let serving = serving_tags_of(vocabulary);
+    let factor = if serves(doc, fields, &serving) {
+        1.0 + boosts.serving_asked
+    } else {
+        1.0 + boosts.training_asked
+    };
+    for (score, address) in top.iter_mut() {
+        let other: TantivyDocument = searcher.doc(*address)?;
+        if serves(&other, fields, &serving) {
+            *score *= factor;
+        }
+    }
+    top.sort_by(|a, b| b.0.total_cmp(&a.0));
+    Ok(())
+}
+
+/// More like `doc`: its distinctive words, without itself, each field's
+/// weighed as a search weighs it: a curated tag, what the work is about,
+/// above a word its note happens to share.
 fn like_query(
     open: &OpenIndex,
     searcher: &tantivy::Searcher,
     fields: &Fields,
     doc: &TantivyDocument,
     id: &str,
+    boosts: &Boosts,
 ) -> Result<Box<dyn Query>, Error> {
     let statistics = Statistics::new(searcher, fields)?;
     let texts = [
-        fields.title,
-        fields.tags,
-        fields.note,
-        fields.abstract_text,
-        fields.tag_text,
+        (fields.title, boosts.title),
+        (fields.tags, boosts.tag),
+        (fields.note, boosts.note),
+        (fields.abstract_text, boosts.abstract_text),
+        (fields.tag_text, boosts.tag_text),
     ]
-    .map(|field| {
+    .map(|(field, weight)| {
         let values = doc.get_all(field).filter_map(|v| v.as_str());
-        (field, values.map(str::to_string).collect::<Vec<_>>())
+        (
+            field,
+            weight,
+            values.map(str::to_string).collect::<Vec<_>>(),
+        )
     });
     let like = like(&open.index, &statistics, &texts)?;
     Ok(Box::new(BooleanQuery::new(vec![
@@ -147,14 +203,16 @@ fn like_query(
 }
 
 /// Any of the [`MOST_TERMS`] terms of `texts` with the highest count times
-/// idf, each weighted by that product relative to the highest.
+/// idf times their field's weight, each weighted by that product relative
+/// to the highest.
 fn like(
     index: &Index,
     statistics: &Statistics,
-    texts: &[(Field, Vec<String>)],
+    texts: &[(Field, f32, Vec<String>)],
 ) -> Result<BooleanQuery, Error> {
     let mut counts: HashMap<Term, u32> = HashMap::new();
-    for (field, values) in texts {
+    let weights: HashMap<Field, f32> = texts.iter().map(|(f, w, _)| (*f, *w)).collect();
+    for (field, _, values) in texts {
         let mut analyzer = index.tokenizer_for_field(*field)?;
         for value in values {
             let mut stream = analyzer.token_stream(value);
@@ -172,7 +230,8 @@ fn like(
     for (term, count) in counts {
         let found = statistics.doc_freq(&term)?;
         if found > 0 {
-            scored.push((count as f32 * idf(found, docs), term));
+            let weight = weights.get(&term.field()).copied().unwrap_or(1.0);
+            scored.push((count as f32 * idf(found, docs) * weight, term));
         }
     }
     // Highest first; ties by term, so that the query is the same every run.

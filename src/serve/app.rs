@@ -137,7 +137,8 @@ impl App {
     /// `{"hits": [...]}`, as `similar --json` prints them.
     pub fn similar(&self, id: &str, limit: usize) -> Result<Value, Error> {
         let id = known_id(&self.catalog, &self.cache, &self.open, id)?;
-        let hits = similar(&self.open, &id, limit, None)?;
+        let weighing = (&self.boosts, &self.catalog.vocabulary);
+        let hits = similar(&self.open, &id, limit, None, weighing)?;
         let hits: Vec<Value> = hits.iter().map(hit_value).collect();
         Ok(json!({ "hits": hits }))
     }

@@ -59,7 +59,10 @@ impl Compilation<'_> {
                     .map(|(len, tag)| (run[i..i + len].join(" "), tag, len)),
             };
             if let Some((span, tag, len)) = named {
-                let parts = self.concept(&span, tag, Quoting::Plain);
+                // The technique alone asks for its works, first of all
+                // its reference works (see `reference_works`).
+                let alone = len == run.len();
+                let parts = self.concept(&span, tag, Quoting::Plain, alone);
                 clauses.extend(parts.into_iter().map(|q| (Occur::Should, q)));
                 // The words still count on their own: "pipeline bubble" is
                 // about bubbles, not any pipeline work.
@@ -105,7 +108,7 @@ impl Compilation<'_> {
     /// (in abstracts too).
     pub(super) fn phrase(&mut self, text: &str) -> Vec<Q> {
         match self.cx.synonyms.lookup(text) {
-            Some(tag) => self.concept(text, tag, Quoting::Quoted),
+            Some(tag) => self.concept(text, tag, Quoting::Quoted, false),
             None => self.text_parts(text, Quoting::Quoted),
         }
     }
@@ -154,7 +157,7 @@ impl Compilation<'_> {
     /// other names in the text. Returned as side-by-side alternatives: a sum
     /// of scores whether nested or not, and only flat term queries can be
     /// pruned.
-    fn concept(&mut self, span: &str, tag: &Tag, quoting: Quoting) -> Vec<Q> {
+    fn concept(&mut self, span: &str, tag: &Tag, quoting: Quoting, alone: bool) -> Vec<Q> {
         let mut alternatives: Vec<Q> = self.text_parts(span, quoting);
         if self.mode != Mode::Phrases {
             let (f, b) = (self.cx.fields, self.cx.boosts);
@@ -184,6 +187,9 @@ impl Compilation<'_> {
                 ])));
             }
             alternatives.extend(self.narrower_kinds(tag, 1.0, ""));
+            if alone {
+                alternatives.extend(self.reference_works(&tag.id));
+            }
         }
         let typed = squash(span);
         // Names that analyze alike ("recomputation", "recompute") are one
@@ -433,6 +439,40 @@ impl Compilation<'_> {
                 self.tagged(self.cx.fields.tags, &narrower.id, weight, "tagged", &aside)
             })
             .collect()
+    }
+
+    /// The papers about `tag` whose project is about it too: a paper and
+    /// the code that implements it, both curated as being about the
+    /// technique, make the paper its reference work (Megatron-LM's paper
+    /// for tensor parallelism), which would otherwise tie with every work
+    /// tagged with it (`Boosts::reference`). A constant, as a name is.
+    fn reference_works(&self, tag: &str) -> Option<Q> {
+        let (f, b) = (self.cx.fields, self.cx.boosts);
+        let weight = b.tag * b.reference;
+        if weight <= 0.0 {
+            return None;
+        }
+        let about = |id: &str| {
+            let both = BooleanQuery::new(vec![
+                (Occur::Must, id_query(f, id)),
+                (Occur::Must, exact_query(f.tags, tag)),
+            ]);
+            tantivy::query::Query::count(&both, self.cx.searcher).is_ok_and(|n| n > 0)
+        };
+        let papers: Vec<(Occur, Q)> = (self.cx.members.iter())
+            .filter(|(project, _)| about(project))
+            .map(|(_, paper)| (Occur::Should, id_query(f, paper)))
+            .collect();
+        if papers.is_empty() {
+            return None;
+        }
+        let query = BooleanQuery::new(vec![
+            (Occur::Must, exact_query(f.tags, tag)),
+            (Occur::Must, Box::new(BooleanQuery::new(papers))),
+        ]);
+        let query = Box::new(ConstScoreQuery::new(Box::new(query), weight));
+        let label = format!("the paper of a project about {tag}");
+        Some(Labelled::boxed(label, query))
     }
 
     /// Whether the work `id` has each content word of `words` in its title,

@@ -17,7 +17,7 @@
 
 mod scale;
 
-pub use scale::{factor, rescale};
+pub use scale::{factor, rescale, serving_tags_of};
 
 use super::query::Node;
 

@@ -5,6 +5,7 @@ use tantivy::schema::{Field, IndexRecordOption};
 use tantivy::{DocAddress, DocSet, Term};
 
 use super::{CODE_KIND, Intent, SURVEY_TAG};
+use crate::catalog::Vocabulary;
 use crate::error::Error;
 use crate::search::compile::Context;
 
@@ -63,7 +64,12 @@ pub fn rescale(
 
 /// `inference-serving` and the tags narrower than it.
 fn serving_tags(cx: &Context<'_>) -> Vec<String> {
-    let vocabulary = cx.synonyms.vocabulary();
+    serving_tags_of(cx.synonyms.vocabulary())
+}
+
+/// The tags of `vocabulary` whose works serve: `inference-serving` and
+/// the tags narrower than it.
+pub fn serving_tags_of(vocabulary: &Vocabulary) -> Vec<String> {
     std::iter::once(SERVING_TAG.to_string())
         .chain(vocabulary.narrower(SERVING_TAG).map(|t| t.id.clone()))
         .collect()

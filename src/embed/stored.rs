@@ -40,11 +40,36 @@ impl Head {
     /// whose head is `stored` and whose bytes have the norm `norm`: its
     /// head's share of their cosine.
     pub fn cosine(&self, stored: &[i8; HEAD], norm: f32) -> f32 {
-        let dot: i32 = (self.bytes.iter().zip(stored))
-            .map(|(&a, &b)| i32::from(a) * i32::from(b))
-            .sum();
-        dot as f32 * self.scale / norm
+        head_dot(&self.bytes, stored) as f32 * self.scale / norm
     }
+}
+
+/// The dot product of two heads. A scan computes one a document, so where
+/// the processor has AVX2 (checked once; the build targets plain x86-64)
+/// it runs in 16-lane multiply-adds: a hybrid query at a million records
+/// took 22 ms at the median instead of 31 (`bench/scale`'s `harness warm`).
+fn head_dot(a: &[i8; HEAD], b: &[i8; HEAD]) -> i32 {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx2") {
+        // SAFETY: the processor has AVX2, checked just above.
+        return unsafe { head_dot_avx2(a, b) };
+    }
+    head_dot_portable(a, b)
+}
+
+#[inline(always)]
+fn head_dot_portable(a: &[i8; HEAD], b: &[i8; HEAD]) -> i32 {
+    (a.iter().zip(b))
+        .map(|(&a, &b)| i32::from(a) * i32::from(b))
+        .sum()
+}
+
+/// The same sum, compiled for AVX2: LLVM makes it sign extensions and
+/// `vpmaddwd`, which SSE2 (the baseline) has no efficient form of.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn head_dot_avx2(a: &[i8; HEAD], b: &[i8; HEAD]) -> i32 {
+    head_dot_portable(a, b)
 }
 
 /// `v` in a byte per dimension; all zeros stays all zeros.
@@ -120,6 +145,33 @@ mod tests {
         assert!(cosine(&query, &near) > cosine(&query, &far));
         assert!(rough(&near) > rough(&far));
         assert!(rough(&near) <= cosine(&query, &near) + 0.1);
+    }
+
+    #[test]
+    fn every_way_of_taking_a_heads_dot_product_agrees() {
+        // Extremes included: -128 * -128 summed 64 times fits an i32.
+        let mut state = 0x2545_f491_u32;
+        let mut byte = || {
+            state ^= state << 13;
+            state ^= state >> 17;
+            state ^= state << 5;
+            state as i8
+        };
+        for round in 0..200 {
+            let (mut a, mut b) = ([0i8; HEAD], [0i8; HEAD]);
+            for (x, y) in a.iter_mut().zip(&mut b) {
+                (*x, *y) = match round {
+                    0 => (i8::MIN, i8::MIN),
+                    1 => (i8::MAX, i8::MIN),
+                    _ => (byte(), byte()),
+                };
+            }
+            let expected: i32 = (a.iter().zip(&b))
+                .map(|(&x, &y)| i32::from(x) * i32::from(y))
+                .sum();
+            assert_eq!(head_dot(&a, &b), expected);
+            assert_eq!(head_dot_portable(&a, &b), expected);
+        }
     }
 
     #[test]

@@ -34,6 +34,23 @@ pub fn document_vector(
     }
 }
 
+/// The vector of the document at `address`, read from its segment's
+/// vector file when it has one (an array, where the column's dictionary
+/// decodes a block a lookup), else from the column.
+pub fn vector_at(
+    searcher: &Searcher,
+    files: &VectorFiles,
+    address: DocAddress,
+) -> tantivy::Result<Option<Vector>> {
+    match files.segment(address.segment_ord) {
+        Some(file) if file.norm(address.doc_id) > 0.0 => {
+            Ok(Some(unpack(&file.row(address.doc_id))))
+        }
+        Some(_) => Ok(None),
+        None => document_vector(searcher, address),
+    }
+}
+
 /// Which documents a scan keeps, besides its query's: by the columns, so
 /// that nothing is read from the store.
 #[derive(Debug, Default, Clone)]

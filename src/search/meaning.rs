@@ -16,9 +16,7 @@ use super::query::Node;
 use crate::embed::stored::{HEAD, unpack};
 use crate::embed::{Vector, embedder};
 use crate::error::Error;
-use crate::index::vectors::{
-    BestByVector, Cosine, Keep, VectorFiles, VectorScore, document_vector,
-};
+use crate::index::vectors::{BestByVector, Cosine, Keep, VectorFiles, VectorScore, vector_at};
 
 /// How results are ranked.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -175,6 +173,7 @@ impl VectorScore for Unexcluded<'_> {
 /// Each result's part is kept for `--explain` and `--json`.
 pub fn fuse(
     searcher: &Searcher,
+    files: &VectorFiles,
     weight: f32,
     meant: &Meant,
     keyword: &[(f32, DocAddress)],
@@ -194,7 +193,7 @@ pub fn fuse(
         );
     }
     for (rank, &(_, address)) in keyword.iter().enumerate() {
-        let vector = document_vector(searcher, address)?;
+        let vector = vector_at(searcher, files, address)?;
         if vector.as_ref().is_some_and(|v| meant.excludes(v)) {
             continue;
         }

@@ -41,6 +41,7 @@ pub use two_phase::Ranking;
 
 use crate::catalog::Catalog;
 use crate::error::Error;
+use crate::index::vectors::VectorFiles;
 use crate::index::{Fields, OpenIndex};
 use crate::model::Record;
 use synonyms::Synonyms;
@@ -146,7 +147,6 @@ fn blend<C: tantivy::collector::Collector>(
     meant: &meaning::Meant,
 ) -> Result<(rank::Ranked, Option<C::Fruit>, meaning::Parts), Error> {
     let pool = meaning::POOL.max(request.limit + 1);
-    let semantic = meaning::nearest(cx, &plan.root, meant, pool)?;
     let deeper = SearchRequest {
         query: request.query,
         filters: request.filters.clone(),
@@ -155,13 +155,30 @@ fn blend<C: tantivy::collector::Collector>(
         exhaustive: request.exhaustive,
         mode: Mode::Keyword,
     };
-    let (mut ranked, fruit) = rank::rank(cx, plan, &deeper, also)?;
+    // The scan by meaning on a thread of its own while the words rank:
+    // a hybrid query then takes about the longer of the two, not their sum.
+    let (semantic, keyword) = std::thread::scope(|scope| {
+        let semantic = scope.spawn(|| meaning::nearest(cx, &plan.root, meant, pool));
+        let keyword = rank::rank(cx, plan, &deeper, also);
+        let semantic = semantic
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        (semantic, keyword)
+    });
+    let (semantic, (mut ranked, fruit)) = (semantic?, keyword?);
     let keyword = match request.mode {
         Mode::Hybrid => std::mem::take(&mut ranked.top),
         _ => Vec::new(),
     };
-    let (mut fused, parts) =
-        meaning::fuse(cx.searcher, cx.boosts.semantic, meant, &keyword, &semantic)?;
+    let files = VectorFiles::of(cx.generation, cx.searcher);
+    let (mut fused, parts) = meaning::fuse(
+        cx.searcher,
+        &files,
+        cx.boosts.semantic,
+        meant,
+        &keyword,
+        &semantic,
+    )?;
     if request.mode == Mode::Semantic {
         // Its own scores: the cosines.
         fused = semantic;

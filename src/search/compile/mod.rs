@@ -61,7 +61,7 @@ pub struct Context<'a> {
     pub newest_year: Option<i64>,
     /// Per tag, per name, its content stems: analyzed at the first need,
     /// once for every mode the search compiles (see `scattered`).
-    pub name_stems: std::cell::OnceCell<Vec<Vec<Vec<String>>>>,
+    pub name_stems: std::sync::OnceLock<Vec<Vec<Vec<String>>>>,
     pub boosts: Boosts,
 }
 

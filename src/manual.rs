@@ -42,7 +42,12 @@ const ENVIRONMENT: &[(&str, &str)] = &[
         "DISTML_OFFLINE",
         "index without fetching metadata (as index --offline)",
     ),
+    (
+        "DISTML_MODE",
+        "how results are ranked: keyword, semantic or hybrid (as --mode)",
+    ),
     ("DISTML_ARXIV_API", "arXiv's query API"),
+    ("DISTML_OAI_API", "arXiv's OAI-PMH interface, for harvest"),
     ("DISTML_CROSSREF_API", "Crossref's API"),
     ("DISTML_OPENALEX_API", "OpenAlex's API"),
     (
@@ -61,6 +66,14 @@ const ENVIRONMENT: &[(&str, &str)] = &[
     (
         "DISTML_HARVEST_DEADLINE_S",
         "the longest a harvest runs (14400); the next resumes it",
+    ),
+    (
+        "DISTML_CHECK_TTL_H",
+        "hours check --online trusts a result (168; 0 asks again)",
+    ),
+    (
+        "DISTML_CHECK_DEADLINE_S",
+        "the longest check --online runs (600)",
     ),
     (
         "DISTML_SERVE_MAX_CONNECTIONS",

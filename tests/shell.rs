@@ -159,8 +159,10 @@ fn the_man_page_has_the_syntax_statuses_environment_and_examples() {
     ] {
         assert!(page.contains(heading), "no {heading} in the man page");
     }
-    for variable in ["DISTML_CATALOG", "DISTML_INDEX", "DISTML_ARXIV_DELAY_MS"] {
-        assert!(page.contains(variable), "{variable} is not documented");
+    let read = variables_the_code_reads();
+    assert!(read.len() >= 15, "{read:?}");
+    for variable in read {
+        assert!(page.contains(&variable), "{variable} is not documented");
     }
     // Where the catalog's writers say what they may write.
     assert!(
@@ -196,4 +198,31 @@ fn every_page_the_main_page_names_is_written() {
         "search's page lacks its flags"
     );
     run.stdout_is(&format!("{} pages written to man1\n", named.len() + 1));
+}
+
+/// Every `"DISTML_…"` string of the sources: the environment variables
+/// the program reads (a name ending in `_` is a prefix, not a variable).
+fn variables_the_code_reads() -> std::collections::BTreeSet<String> {
+    let mut found = std::collections::BTreeSet::new();
+    let mut folders = vec![Path::new(env!("CARGO_MANIFEST_DIR")).join("src")];
+    while let Some(folder) = folders.pop() {
+        for entry in std::fs::read_dir(&folder).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                folders.push(path);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                let text = std::fs::read_to_string(&path).unwrap();
+                for (at, _) in text.match_indices("\"DISTML_") {
+                    let name: String = text[at + 1..]
+                        .chars()
+                        .take_while(|c| c.is_ascii_uppercase() || *c == '_')
+                        .collect();
+                    if !name.ends_with('_') && text[at + 1 + name.len()..].starts_with('"') {
+                        found.insert(name);
+                    }
+                }
+            }
+        }
+    }
+    found
 }

@@ -28,8 +28,8 @@ seeds() {
   [ ${#dirs[@]} -gt 0 ] && printf '%s\n' "${dirs[@]}"
   return 0
 }
-# A unit may take up to FUZZ_TIMEOUT seconds (30): a differential target
-# builds its 24,000-record index inside its first unit.
+# A unit may take up to FUZZ_TIMEOUT seconds (30); the differential target
+# builds its 24,000-record index before the first (its `init`).
 run() {
   local target=$1
   mkdir -p "work/$target"

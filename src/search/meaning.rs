@@ -132,6 +132,7 @@ pub fn nearest(
     root: &Node,
     meant: &Meant,
     limit: usize,
+    files: &VectorFiles,
 ) -> Result<Vec<(f32, DocAddress)>, Error> {
     let within = compile(cx, &constraints(root), Compiling::Matching)?.query;
     let score = Unexcluded {
@@ -139,12 +140,11 @@ pub fn nearest(
         cosine: Cosine::new(&meant.query),
     };
     let keep = Keep::default();
-    let files = VectorFiles::of(cx.generation, cx.searcher);
     let scan = BestByVector {
         score: &score,
         keep: &keep,
         limit,
-        files: &files,
+        files,
     };
     Ok(cx.searcher.search(&*within as &dyn Query, &scan)?.0)
 }

@@ -155,10 +155,12 @@ fn blend<C: tantivy::collector::Collector>(
         exhaustive: request.exhaustive,
         mode: Mode::Keyword,
     };
+    // Mapped once for the scan and the keyword hits' vectors.
+    let files = VectorFiles::of(cx.generation, cx.searcher);
     // The scan by meaning on a thread of its own while the words rank:
     // a hybrid query then takes about the longer of the two, not their sum.
     let (semantic, keyword) = std::thread::scope(|scope| {
-        let semantic = scope.spawn(|| meaning::nearest(cx, &plan.root, meant, pool));
+        let semantic = scope.spawn(|| meaning::nearest(cx, &plan.root, meant, pool, &files));
         let keyword = rank::rank(cx, plan, &deeper, also);
         let semantic = semantic
             .join()
@@ -170,7 +172,6 @@ fn blend<C: tantivy::collector::Collector>(
         Mode::Hybrid => std::mem::take(&mut ranked.top),
         _ => Vec::new(),
     };
-    let files = VectorFiles::of(cx.generation, cx.searcher);
     let (mut fused, parts) = meaning::fuse(
         cx.searcher,
         &files,

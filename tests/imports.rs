@@ -45,6 +45,39 @@ fn no_module_imports_itself_through_others() {
     panic!("{report}");
 }
 
+/// Search's folders are its pipeline, in order: a stage may read the
+/// stages before it, never one after (`search/mod.rs` runs them; the
+/// shared floor, `signals.rs` and `statistics.rs`, reads none).
+const SEARCH_STAGES: [&str; 5] = ["understand", "plan", "retrieve", "rank", "present"];
+
+#[test]
+fn search_stages_read_only_the_stages_before_them() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let stage_of = |file: &str| {
+        let rest = file.strip_prefix("src/search/")?;
+        let folder = rest.split('/').next()?;
+        SEARCH_STAGES.iter().position(|s| *s == folder)
+    };
+    let mut backwards = Vec::new();
+    for ((from, to), names) in arrows(&modules(&src)) {
+        let floor = ["src/search/signals.rs", "src/search/statistics.rs"].contains(&from.as_str());
+        let later = match (stage_of(&from), stage_of(&to)) {
+            (Some(a), Some(b)) => b > a,
+            (None, Some(_)) => floor,
+            _ => false,
+        };
+        if later {
+            let names: Vec<&str> = names.iter().map(String::as_str).collect();
+            backwards.push(format!("{from} -> {to}: {}", names.join(", ")));
+        }
+    }
+    assert!(
+        backwards.is_empty(),
+        "search stages read a later stage:\n{}",
+        backwards.join("\n")
+    );
+}
+
 /// Every module file of the library (`main.rs` is another crate).
 fn modules(src: &Path) -> Modules {
     let mut found = Modules::new();

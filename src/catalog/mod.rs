@@ -284,7 +284,7 @@ impl Catalog {
     }
 
     /// The authors' names of two or more words, which a query's words
-    /// name as a facet (see `search::facets`).
+    /// name as a facet (see `search::understand::facets`).
     pub fn author_names(&self) -> Vec<String> {
         let mut authors: Vec<String> = (self.entries.iter())
             .flat_map(|e| e.authors.iter())
@@ -297,7 +297,7 @@ impl Catalog {
     }
 
     /// The venues of one word ("OSDI", "MLSys") that are not English
-    /// words, which a query's word names as a facet (see `search::facets`).
+    /// words, which a query's word names as a facet (see `search::understand::facets`).
     pub fn venue_names(&self) -> Vec<String> {
         let mut venues: Vec<String> = self
             .entries

@@ -72,7 +72,7 @@ pub struct Fields {
 const FACET: &str = "raw";
 
 /// A facet field: matched exactly, stored, and a column of term ordinals
-/// that `search::counts` counts a search's matches by.
+/// that `search::present::counts` counts a search's matches by.
 fn facet(options: TextOptions) -> TextOptions {
     options.set_fast(FACET)
 }

@@ -5,7 +5,7 @@
 //! Ids are stable: an entry's is its record's id
 //! (`urn:distml-search:entry:arxiv:2401.00001`), the same in every feed
 //! and every run; a feed's is given by its caller. An entry is `updated`
-//! on the day its record is dated by (see `search::newest::day_key`), and
+//! on the day its record is dated by (see `search::present::newest::day_key`), and
 //! the feed on the latest of its entries' days.
 
 use std::borrow::Cow;

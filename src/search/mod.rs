@@ -1,50 +1,34 @@
 //! Search: query understanding (syntax, synonyms, typos, filters), ranking,
 //! snippets and more-like-this, over an opened index. No I/O beyond the index.
 
-pub mod boosts;
-mod compile;
-pub mod counts;
-mod explain;
-mod facets;
-mod feedback;
-pub mod filter;
-mod hits;
-mod intent;
-mod labelled;
-mod listing;
-pub mod meaning;
-mod newest;
-mod plan;
-pub mod query;
-mod rank;
-mod scaled;
-mod seeded;
-mod seek_union;
-mod similar;
-mod snippets;
-mod spell;
+pub mod plan;
+pub mod present;
+pub mod rank;
+pub mod retrieve;
+pub mod signals;
 mod statistics;
-pub mod synonyms;
-mod two_phase;
+pub mod understand;
 
 use std::ops::Range;
 
-pub use boosts::Boosts;
-use compile::Context;
-pub use compile::{Expansion, a_short_name};
-pub use explain::ExplainStyle;
-pub use filter::{Filter, Origin, YearRange};
-pub use meaning::Mode;
-pub use newest::{newer_first, newest, newest_of, record_day, search_total, sort_newest};
-pub use similar::{near_seeds, similar};
-pub use two_phase::Ranking;
+use plan::compile::Context;
+pub use plan::compile::{Expansion, a_short_name};
+pub use present::explain::ExplainStyle;
+pub use present::newest::{newer_first, newest, newest_of, record_day, search_total, sort_newest};
+use retrieve::meaning;
+pub use retrieve::meaning::Mode;
+pub use retrieve::similar::{near_seeds, similar};
+pub use retrieve::two_phase::Ranking;
+pub use signals::Boosts;
+pub use understand::filter::{Filter, Origin, YearRange};
 
 use crate::catalog::Catalog;
 use crate::error::Error;
 use crate::index::vectors::VectorFiles;
 use crate::index::{Fields, OpenIndex};
 use crate::model::Record;
-use synonyms::Synonyms;
+use present::hits;
+use understand::synonyms::Synonyms;
 
 pub struct SearchRequest<'a> {
     pub query: &'a str,

@@ -24,7 +24,7 @@ use crate::named::{find, known_id};
 use crate::render::atom::{Feed, feed_id};
 use crate::render::json::{candidate_value, hit_value, shown_value};
 use crate::render::{bibtex, notes::corrections_line};
-use crate::search::counts::{Counts, search_counted};
+use crate::search::present::counts::{Counts, search_counted};
 use crate::search::{Boosts, Mode, SearchRequest, newest, similar};
 use crate::watch::Watches;
 

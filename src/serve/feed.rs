@@ -2,7 +2,7 @@
 //! (a search's matches: `/api/search`'s parameters), `/feed/watch/NAME.atom`
 //! (a watch's matches since it was added) and `/feed/inbox.atom` (the
 //! inbox's best candidates: `/api/inbox`'s parameters), each newest first
-//! (see `search::newest`), written by `render::atom`. They pass the same
+//! (see `search::present::newest`), written by `render::atom`. They pass the same
 //! guard as every answer (Host, methods, security headers); their links
 //! name the host the request named, which the guard let through.
 

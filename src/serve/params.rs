@@ -6,7 +6,7 @@ use crate::cli::MAX_LIMIT;
 use crate::inbox::DEFAULT_LIMIT as INBOX_LIMIT;
 use crate::index::day_number;
 use crate::model::{Collection, Kind};
-use crate::search::query::MAX_QUERY_CHARS;
+use crate::search::understand::query::MAX_QUERY_CHARS;
 use crate::search::{Filter, Origin, YearRange};
 
 /// Hits when `limit` is not given, as on the command line.

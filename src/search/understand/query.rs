@@ -8,8 +8,8 @@
 
 use std::fmt;
 
-use super::filter::{Filter, Origin};
 use crate::error::Error;
+use crate::search::understand::filter::{Filter, Origin};
 
 /// Longer queries are cut to this many terms, with a note.
 pub const MAX_TERMS: usize = 64;

@@ -7,10 +7,10 @@ use tantivy::query::{BooleanQuery, Occur, Query, TermQuery};
 use tantivy::schema::IndexRecordOption;
 use tantivy::{DocAddress, Order, Searcher, Term};
 
-use super::compile::TWO_PHASE_MIN_DOCS;
 use crate::error::Error;
 use crate::index::Fields;
 use crate::model::Collection;
+use crate::search::plan::compile::TWO_PHASE_MIN_DOCS;
 
 /// Matches of a query without scoring words (filters only), as results are
 /// shown when scores tie: catalog entries first, then the newest. Taking the

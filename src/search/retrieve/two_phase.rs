@@ -19,8 +19,8 @@ use tantivy::query::{
 };
 use tantivy::{DocAddress, DocId, DocSet, Score, Searcher, SegmentReader, TERMINATED};
 
-use super::statistics::Statistics;
 use crate::error::Error;
+use crate::search::statistics::Statistics;
 
 /// Candidates asked of each part, per result asked for, and at least this
 /// many. The terms part is pruned, so it is first asked for few, and for more

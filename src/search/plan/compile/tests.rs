@@ -12,10 +12,10 @@ use crate::catalog::{Catalog, load_files};
 use crate::index::{Fields, IndexDir, OpenIndex, fingerprint, rebuild};
 use crate::locations::{builtin_file, builtin_files};
 use crate::model::metadata::Cache;
-use crate::search::boosts::Boosts;
-use crate::search::facets;
-use crate::search::query::{self, Node};
-use crate::search::synonyms::Synonyms;
+use crate::search::signals::Boosts;
+use crate::search::understand::facets;
+use crate::search::understand::query::{self, Node};
+use crate::search::understand::synonyms::Synonyms;
 
 /// Words, techniques, joined spellings, quoted phrases, exclusions and
 /// alternatives: queries that two-phase ranking may split.

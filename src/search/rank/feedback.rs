@@ -17,11 +17,11 @@ use tantivy::query::{BooleanQuery, Occur, Query};
 use tantivy::schema::{IndexRecordOption, Value};
 use tantivy::{DocAddress, DocId, DocSet, Searcher, TantivyDocument, Term};
 
-use super::compile::Context;
-use super::query::Node;
 use crate::catalog::squash;
 use crate::error::Error;
 use crate::index::exact_query;
+use crate::search::plan::compile::Context;
+use crate::search::understand::query::Node;
 
 /// Candidates fetched for feedback to reorder, however few are shown.
 pub const POOL: usize = 40;
@@ -200,7 +200,9 @@ fn named_maker_of(
         return Ok(None);
     };
     let mut named = false;
-    super::intent::wanted_words(root, &mut |word| named |= squash(word) == owner);
+    crate::search::understand::intent::wanted_words(root, &mut |word| {
+        named |= squash(word) == owner
+    });
     if !named {
         return Ok(None);
     }
@@ -289,7 +291,7 @@ impl<'a> Columns<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::filter::{Filter, YearRange};
+    use crate::search::understand::filter::{Filter, YearRange};
 
     fn word(text: &str) -> Node {
         Node::Word {

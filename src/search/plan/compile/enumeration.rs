@@ -3,7 +3,7 @@
 //! and "intra- and inter-operator parallelism" intra-operator parallelism.
 
 use crate::catalog::Tag;
-use crate::search::synonyms::Synonyms;
+use crate::search::understand::synonyms::Synonyms;
 
 /// A word that completes a technique's name, read from an enumeration.
 #[derive(Debug, PartialEq)]

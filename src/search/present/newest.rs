@@ -10,12 +10,12 @@ use tantivy::collector::{Collector, Count, SegmentCollector};
 use tantivy::columnar::Column;
 use tantivy::{DocAddress, DocId, Score, SegmentReader, TantivyDocument};
 
-use super::{Boosts, SearchOutcome, SearchRequest, search_then, search_then_in};
 use crate::catalog::Catalog;
 use crate::error::Error;
 use crate::index::stamps::ADDED;
 use crate::index::{Fields, OpenIndex, day_number};
 use crate::model::Record;
+use crate::search::{Boosts, SearchOutcome, SearchRequest, search_then, search_then_in};
 
 /// The day a record is dated by, as the number YYYYMMDD: its first
 /// version's (an imported record's), else the first of January of its
@@ -125,7 +125,7 @@ pub fn newer_first(a: &Record, b: &Record) -> std::cmp::Ordering {
         .then_with(|| a.id.cmp(&b.id))
 }
 
-/// [`search`](super::search), and how many documents match.
+/// [`search`](crate::search::search), and how many documents match.
 pub fn search_total(
     open: &OpenIndex,
     catalog: &Catalog,

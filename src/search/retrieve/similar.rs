@@ -20,17 +20,17 @@ use tantivy::query::{
 use tantivy::schema::{Field, IndexRecordOption, Value};
 use tantivy::{DocAddress, Index, Term};
 
-use super::Hit;
-use super::boosts::Boosts;
-use super::intent::serving_tags_of;
-use super::meaning::{self, Mode};
-use super::statistics::{Statistics, idf};
 use crate::catalog::Vocabulary;
 use crate::embed::stored::cosine;
 use crate::error::Error;
 use crate::index::vectors::{BestByVector, Cosine, Keep, VectorFiles, document_vector};
 use crate::index::{Fields, OpenIndex, id_query};
 use crate::model::Record;
+use crate::search::Hit;
+use crate::search::retrieve::meaning::{self, Mode};
+use crate::search::signals::Boosts;
+use crate::search::statistics::{Statistics, idf};
+use crate::search::understand::intent::serving_tags_of;
 
 /// The entry's most distinctive terms that the query keeps.
 const MOST_TERMS: usize = 40;

@@ -20,15 +20,15 @@ use tantivy::tokenizer::TextAnalyzer;
 
 pub use spelling::{a_short_name, repair_spelling};
 
-use super::boosts::Boosts;
-use super::intent;
-use super::query::Node;
-use super::scaled::{Factor, Scaled};
-use super::seek_union::SeekUnion;
-use super::synonyms::Synonyms;
 use crate::error::Error;
 use crate::index::Fields;
 use crate::index::analysis;
+use crate::search::plan::scaled::{Factor, Scaled};
+use crate::search::plan::seek_union::SeekUnion;
+use crate::search::signals::Boosts;
+use crate::search::understand::intent;
+use crate::search::understand::query::Node;
+use crate::search::understand::synonyms::Synonyms;
 
 type Q = Box<dyn Query>;
 
@@ -78,11 +78,11 @@ impl Context<'_> {
     }
 
     /// What query words can name as facets.
-    pub fn known(&self) -> crate::search::facets::Known<'_> {
+    pub fn known(&self) -> crate::search::understand::facets::Known<'_> {
         // A section's works are the catalog's few; on a large index the
         // facet would make every match of its words be scored (a
         // million-record index: 45 -> 110 ms), so there it is only words.
-        crate::search::facets::Known {
+        crate::search::understand::facets::Known {
             sections: if self.large_index() {
                 &[]
             } else {

@@ -14,9 +14,9 @@ use tantivy::collector::{Collector, SegmentCollector, TopDocs};
 use tantivy::query::{BooleanQuery, ConstScoreQuery, Occur, Query, Weight};
 use tantivy::{DocAddress, DocId, Score, SegmentReader};
 
-use super::statistics::Statistics;
 use crate::index::{Fields, exact_query};
 use crate::model::Collection;
+use crate::search::statistics::Statistics;
 
 /// How far below the catalog's k-th score every segment starts: the same
 /// document's score may differ in its last bits between two queries that

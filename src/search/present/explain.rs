@@ -6,12 +6,12 @@
 use tantivy::DocAddress;
 use tantivy::query::Query;
 
-use super::feedback::Feedback;
-use super::intent::Intent;
-use super::labelled::MARK;
-use super::scaled::SCALE_MARK;
-use super::statistics::Statistics;
 use crate::error::Error;
+use crate::search::plan::labelled::MARK;
+use crate::search::plan::scaled::SCALE_MARK;
+use crate::search::rank::feedback::Feedback;
+use crate::search::statistics::Statistics;
+use crate::search::understand::intent::Intent;
 
 /// How `--explain` shows a score.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -2,18 +2,21 @@
 //! phases, or listed when nothing scores; ties with the last one shown are
 //! fetched whole, so that a shorter list is the start of a longer one.
 
+pub mod feedback;
+pub mod intents;
+
 use tantivy::DocAddress;
 use tantivy::collector::{Collector, TopDocs};
 
-use super::SearchRequest;
-use super::compile::Context;
-use super::feedback::{self, Feedback};
-use super::intent::{self, Intent};
-use super::listing::listing;
-use super::plan::Plan;
-use super::seeded;
-use super::two_phase::{self, Ranking};
 use crate::error::Error;
+use crate::search::SearchRequest;
+use crate::search::plan::Plan;
+use crate::search::plan::compile::Context;
+use crate::search::retrieve::listing::listing;
+use crate::search::retrieve::seeded;
+use crate::search::retrieve::two_phase::{self, Ranking};
+use crate::search::understand::intent::Intent;
+use feedback::Feedback;
 
 /// Scores and documents, best first.
 type Top = Vec<(f32, DocAddress)>;
@@ -57,7 +60,7 @@ pub fn rank<C: Collector>(
     // the query asks about training or serving, which may change which
     // result is first.
     let asked: Vec<Intent> = (plan.intents.iter().copied())
-        .filter(|&i| plan.exact.scoring && intent::factor(cx, i) != 1.0)
+        .filter(|&i| plan.exact.scoring && intents::factor(cx, i) != 1.0)
         .collect();
     let with_feedback =
         feedback_applies && (!asked.is_empty() || feedback::leads(cx.searcher, &top)?);
@@ -82,7 +85,7 @@ pub fn rank<C: Collector>(
     }
     let more = top.len() > request.limit;
     let intents = (asked.into_iter())
-        .map(|i| Ok((i, intent::rescale(cx, i, &mut top)?)))
+        .map(|i| Ok((i, intents::rescale(cx, i, &mut top)?)))
         .collect::<Result<Vec<_>, Error>>()?;
     let feedback = if with_feedback {
         feedback::rerank(cx, &plan.root, &mut top)?

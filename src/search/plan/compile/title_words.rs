@@ -9,7 +9,7 @@ use tantivy::schema::IndexRecordOption;
 
 use super::{Compilation, Mode, Q};
 use crate::index::analysis::terms_with_positions;
-use crate::search::labelled::Labelled;
+use crate::search::plan::labelled::Labelled;
 
 /// Fewer content words than this are a technique or a name, not a title.
 const MIN_WORDS: usize = 5;

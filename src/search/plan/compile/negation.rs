@@ -17,7 +17,7 @@ use super::{Compilation, Context, Mode, Q};
 use crate::catalog::squash;
 use crate::error::Error;
 use crate::index::id_query;
-use crate::search::query::Node;
+use crate::search::understand::query::Node;
 
 impl Compilation<'_> {
     /// What `-x` excludes. Every mode excludes what the exact query does: a

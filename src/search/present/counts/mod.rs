@@ -23,12 +23,12 @@ use tantivy::columnar::{Column, ColumnIndex, StrColumn};
 use tantivy::fastfield::AliveBitSet;
 use tantivy::{DocId, Score, SegmentOrdinal, SegmentReader};
 
-use super::{SearchOutcome, SearchRequest, search_then};
 use crate::catalog::Catalog;
 use crate::error::Error;
 use crate::index::OpenIndex;
 use crate::model::{Collection, Kind};
 use crate::search::Boosts;
+use crate::search::{SearchOutcome, SearchRequest, search_then};
 use columns::{Columns, Scratch, Tally, positive, terms_of};
 
 /// The facets, in the order the JSON lists them. `tag` counts the works
@@ -53,7 +53,7 @@ pub struct Counts {
     pub facets: Vec<(&'static str, Vec<(String, u64)>)>,
 }
 
-/// [`search`](super::search), with the counts of every match.
+/// [`search`](crate::search::search), with the counts of every match.
 pub fn search_counted(
     open: &OpenIndex,
     catalog: &Catalog,

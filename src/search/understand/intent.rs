@@ -5,7 +5,7 @@
 //! the works' tags tell which side a work is on: a serving work has
 //! `inference-serving`, or a tag narrower than it, curated as what it is
 //! about (`tags`, not `uses`) or predicted. Each result of the pool that
-//! feedback reorders (see `rank.rs`) is scaled by the weight of
+//! feedback reorders (see `rank/`) is scaled by the weight of
 //! `Boosts::training_asked` or `Boosts::serving_asked`.
 //!
 //! A query may also ask for code ("library", "open-source framework"):
@@ -15,11 +15,8 @@
 //! then the works tagged as surveys are scaled by `Boosts::survey_asked`,
 //! since the systems a survey covers share its words and are many more.
 
-mod scale;
-
-pub use scale::{factor, rescale, serving_tags_of};
-
-use super::query::Node;
+use crate::catalog::Vocabulary;
+use crate::search::understand::query::Node;
 
 /// Words that ask about training, hyphens dropped ("fine-tune"). Not
 /// "trained" or "pretrained": "serve pretrained models" asks about serving.
@@ -63,10 +60,10 @@ const SURVEY: &[&str] = &[
 ];
 
 /// The tag of the works that give an overview.
-pub(super) const SURVEY_TAG: &str = "survey";
+pub(crate) const SURVEY_TAG: &str = "survey";
 
 /// The kind of work a query asking for code wants.
-pub(super) const CODE_KIND: &str = "project";
+pub(crate) const CODE_KIND: &str = "project";
 
 /// Words that ask about serving.
 const SERVING: &[&str] = &[
@@ -142,7 +139,7 @@ pub(in crate::search) fn wanted_words(node: &Node, each: &mut impl FnMut(&str)) 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::query;
+    use crate::search::understand::query;
 
     fn intent(text: &str) -> Vec<Intent> {
         of(&query::parse(text).unwrap().root)
@@ -199,4 +196,15 @@ mod tests {
         assert_eq!(intent("auto parallelism -survey"), []);
         assert_eq!(intent("pipeline parallelism"), []);
     }
+}
+
+/// The tag whose works serve; tags narrower than it serve too.
+const SERVING_TAG: &str = "inference-serving";
+
+/// The tags of `vocabulary` whose works serve: `inference-serving` and
+/// the tags narrower than it.
+pub fn serving_tags_of(vocabulary: &Vocabulary) -> Vec<String> {
+    std::iter::once(SERVING_TAG.to_string())
+        .chain(vocabulary.narrower(SERVING_TAG).map(|t| t.id.clone()))
+        .collect()
 }

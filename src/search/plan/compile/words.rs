@@ -14,7 +14,7 @@ use crate::catalog::{Tag, squash};
 use crate::ident;
 use crate::index::analysis::{self, terms_with_positions};
 use crate::index::{Fields, exact_query, id_query, identifier_query};
-use crate::search::labelled::Labelled;
+use crate::search::plan::labelled::Labelled;
 
 /// About what BM25 gives a word found in one document of a thousand.
 const IDENTIFIER_SCORE: f32 = 7.0;

@@ -13,8 +13,8 @@ use super::Context;
 use crate::catalog::squash;
 use crate::ident;
 use crate::index::analysis::{self, terms_with_positions};
-use crate::search::query::Node;
-use crate::search::spell;
+use crate::search::understand::query::Node;
+use crate::search::understand::spell;
 
 /// A misspelt name split in two is sought whole from this many letters:
 /// fewer would find short words in pairs of shorter ones.

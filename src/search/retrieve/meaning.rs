@@ -11,12 +11,12 @@ use std::collections::HashMap;
 use tantivy::query::Query;
 use tantivy::{DocAddress, Searcher};
 
-use super::compile::{Context, Mode as Compiling, compile};
-use super::query::Node;
 use crate::embed::stored::{HEAD, unpack};
 use crate::embed::{Vector, embedder};
 use crate::error::Error;
 use crate::index::vectors::{BestByVector, Cosine, Keep, VectorFiles, VectorScore, vector_at};
+use crate::search::plan::compile::{Context, Mode as Compiling, compile};
+use crate::search::understand::query::Node;
 
 /// How results are ranked.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]

@@ -12,9 +12,9 @@
 //! "Recent" (or "latest", "newest") is a boost of the catalog's newest
 //! [`RECENT_YEARS`] years.
 
-use super::filter::{Filter, YearRange};
-use super::query::Node;
 use crate::catalog::squash;
+use crate::search::understand::filter::{Filter, YearRange};
+use crate::search::understand::query::Node;
 
 /// Years a word can name: older numbers are counts ("1024 GPUs").
 const YEARS: std::ops::RangeInclusive<i64> = 1990..=2100;
@@ -261,7 +261,7 @@ impl Side {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::query;
+    use crate::search::understand::query;
 
     fn understood(text: &str) -> String {
         let venues = ["OSDI".to_string(), "MLSys".to_string(), "SC".to_string()];

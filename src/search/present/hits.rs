@@ -3,14 +3,16 @@
 
 use tantivy::{DocAddress, TantivyDocument};
 
-use super::compile::Context;
-use super::explain::{Adjusted, explain};
-use super::intent;
-use super::plan::Plan;
-use super::rank::Ranked;
-use super::{Hit, SearchRequest, meaning, snippets};
 use crate::error::Error;
 use crate::model::Record;
+use crate::search::plan::Plan;
+use crate::search::plan::compile::Context;
+use crate::search::present::explain::{Adjusted, explain};
+use crate::search::present::snippets;
+use crate::search::rank::Ranked;
+use crate::search::rank::intents;
+use crate::search::retrieve::meaning;
+use crate::search::{Hit, SearchRequest};
 
 pub fn build(
     cx: &Context<'_>,
@@ -48,7 +50,7 @@ pub fn build(
     let scaled = |address: DocAddress| {
         (ranked.intents.iter())
             .filter(|(_, works)| works.contains(&address))
-            .map(|(intent, _)| (*intent, intent::factor(cx, *intent)))
+            .map(|(intent, _)| (*intent, intents::factor(cx, *intent)))
             .collect()
     };
     let mut hits: Vec<Hit> = hits

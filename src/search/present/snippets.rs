@@ -8,12 +8,12 @@ use tantivy::schema::Field;
 use tantivy::snippet::SnippetGenerator;
 use tantivy::{Searcher, Term};
 
-use super::plan::Plan;
-use super::query;
-use super::{Hit, Snippet, SnippetField};
 use crate::error::Error;
 use crate::index::Fields;
 use crate::index::analysis::{self, english_for_highlighting};
+use crate::search::plan::Plan;
+use crate::search::understand::query;
+use crate::search::{Hit, Snippet, SnippetField};
 
 const SNIPPET_CHARS: usize = 240;
 

@@ -4,13 +4,9 @@
 use tantivy::schema::{Field, IndexRecordOption};
 use tantivy::{DocAddress, DocSet, Term};
 
-use super::{CODE_KIND, Intent, SURVEY_TAG};
-use crate::catalog::Vocabulary;
 use crate::error::Error;
-use crate::search::compile::Context;
-
-/// The tag whose works serve; tags narrower than it serve too.
-const SERVING_TAG: &str = "inference-serving";
+use crate::search::plan::compile::Context;
+use crate::search::understand::intent::{CODE_KIND, Intent, SURVEY_TAG, serving_tags_of};
 
 /// What `intent` multiplies a serving work's score by (1 when nothing).
 pub fn factor(cx: &Context<'_>, intent: Intent) -> f32 {
@@ -65,14 +61,6 @@ pub fn rescale(
 /// `inference-serving` and the tags narrower than it.
 fn serving_tags(cx: &Context<'_>) -> Vec<String> {
     serving_tags_of(cx.synonyms.vocabulary())
-}
-
-/// The tags of `vocabulary` whose works serve: `inference-serving` and
-/// the tags narrower than it.
-pub fn serving_tags_of(vocabulary: &Vocabulary) -> Vec<String> {
-    std::iter::once(SERVING_TAG.to_string())
-        .chain(vocabulary.narrower(SERVING_TAG).map(|t| t.id.clone()))
-        .collect()
 }
 
 /// The documents of `top` that hold any of `values` in `field`, found in its

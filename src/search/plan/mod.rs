@@ -2,14 +2,19 @@
 //! flags' filters beside it, its spelling repaired) and compiled, once for
 //! matching exactly and, where ranking in two phases pays, once per part.
 
-use super::compile::{Compiled, Context, Expansion, Mode, compile, repair_spelling};
+pub mod compile;
+pub mod labelled;
+pub mod scaled;
+pub mod seek_union;
 
-use super::facets;
-use super::intent::{self, Intent};
-use super::query::{self, Node};
-use super::{Rewrites, SearchRequest};
+use crate::search::plan::compile::{Compiled, Context, Expansion, Mode, compile, repair_spelling};
+
 use crate::error::Error;
 use crate::index::analysis;
+use crate::search::understand::facets;
+use crate::search::understand::intent::{self, Intent};
+use crate::search::understand::query::{self, Node};
+use crate::search::{Rewrites, SearchRequest};
 
 pub struct Plan {
     /// The query as understood, before spelling repair (for `--explain`).

@@ -16,8 +16,8 @@ use crate::catalog::{slugify, squash};
 use crate::error::Error;
 use crate::ident;
 use crate::index::{exact_query, id_query, identifier_query, kind_query};
-use crate::search::filter::{Filter, Origin, YearRange};
-use crate::search::scaled::Factor;
+use crate::search::plan::scaled::Factor;
+use crate::search::understand::filter::{Filter, Origin, YearRange};
 
 impl Compilation<'_> {
     pub(super) fn filter(&mut self, filter: &Filter, origin: Origin) -> Result<Q, Error> {

@@ -21,9 +21,9 @@ parser.add_argument("--abstracts", action="store_true")
 parser.add_argument("--weights", help="the weights to search (default: every one the offline catalog exercises)")
 args = parser.parse_args()
 
-# The defaults of src/search/boosts.rs, read from it so they never drift.
-source = open(os.path.join(root, "src", "search", "boosts.rs")).read()
-defaults = dict(re.findall(r"^\s+(\w+): ([0-9.]+),$", source.split("fn default()")[1], re.M))
+# The signals' keys and defaults, read from their table so they never drift.
+source = open(os.path.join(root, "src", "search", "signals.rs")).read()
+defaults = dict(re.findall(r"^\s+(\w+) / \w+ = (-?[0-9.]+),", source, re.M))
 weights = {k: float(v) for k, v in defaults.items()}
 # Offline, no catalog entry has an abstract or predicted tags, and no
 # query of the set is an identifier.

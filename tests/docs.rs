@@ -116,3 +116,40 @@ fn every_command_line_the_pages_show_exists() {
         problems.into_iter().collect::<Vec<_>>().join("\n")
     );
 }
+
+/// The table of ranking signals in docs/searching.md, made from the one
+/// declaration of them (`search::signals::SIGNALS`).
+fn signals_table() -> String {
+    let mut table = String::from(
+        "| `ranking.toml` key | default | reads | `--explain` shows | what it does |\n\
+         |---|---|---|---|---|\n",
+    );
+    for signal in distml_search::search::signals::SIGNALS {
+        let how: Vec<&str> = signal.how.lines().map(str::trim).collect();
+        let shown = if signal.shown.is_empty() {
+            "(scales other parts)".to_string()
+        } else {
+            format!("`{}`", signal.shown.replace("{}", "…"))
+        };
+        table.push_str(&format!(
+            "| `{}` | {} | {} | {shown} | {} |\n",
+            signal.key,
+            signal.default,
+            signal.reads,
+            how.join(" ")
+        ));
+    }
+    table
+}
+
+#[test]
+fn the_guide_lists_every_ranking_signal_as_declared() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/searching.md");
+    let guide = std::fs::read_to_string(&path).unwrap();
+    let table = signals_table();
+    assert!(
+        guide.contains(&table),
+        "docs/searching.md's table of ranking signals differs from src/search/signals.rs; \
+         it should read:\n{table}"
+    );
+}

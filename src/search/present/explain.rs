@@ -10,6 +10,7 @@ use crate::error::Error;
 use crate::search::plan::labelled::MARK;
 use crate::search::plan::scaled::SCALE_MARK;
 use crate::search::rank::feedback::Feedback;
+use crate::search::signals;
 use crate::search::statistics::Statistics;
 use crate::search::understand::intent::Intent;
 
@@ -69,7 +70,7 @@ fn said(feedback: &Feedback) -> String {
     tags.extend(marked(&feedback.predicted, "predicted"));
     tags.extend(feedback.project.iter().map(|p| format!("project {p}")));
     tags.extend(feedback.maker.iter().map(|m| format!("maker {m}")));
-    format!("feedback: shares {} with result 1", tags.join(", "))
+    signals::FEEDBACK.label(&tags.join(", "))
 }
 
 fn value(node: &serde_json::Value) -> f64 {

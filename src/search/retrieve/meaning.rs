@@ -16,6 +16,7 @@ use crate::embed::{Vector, embedder};
 use crate::error::Error;
 use crate::index::vectors::{BestByVector, Cosine, Keep, VectorFiles, VectorScore, vector_at};
 use crate::search::plan::compile::{Context, Mode as Compiling, compile};
+use crate::search::signals;
 use crate::search::understand::query::Node;
 
 /// How results are ranked.
@@ -215,13 +216,14 @@ pub fn fuse(
 /// `--explain`'s line for a result's meaning.
 pub fn explain(part: &Part, mode: Mode, weight: f32) -> String {
     let rank = |r: Option<usize>| r.map_or("-".to_string(), |r| r.to_string());
-    match mode {
-        Mode::Semantic => format!("meaning: cosine {:.3} with the query", part.cosine),
+    let said = match mode {
+        Mode::Semantic => format!("cosine {:.3} with the query", part.cosine),
         _ => format!(
-            "meaning: cosine {:.3} with the query; rank {} by meaning, {} by words; fused 1/({RRF_K}+words) + {weight}/({RRF_K}+meaning)",
+            "cosine {:.3} with the query; rank {} by meaning, {} by words; fused 1/({RRF_K}+words) + {weight}/({RRF_K}+meaning)",
             part.cosine,
             rank(part.semantic_rank),
             rank(part.keyword_rank)
         ),
-    }
+    };
+    signals::SEMANTIC.label(&said)
 }

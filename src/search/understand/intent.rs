@@ -16,6 +16,7 @@
 //! since the systems a survey covers share its words and are many more.
 
 use crate::catalog::Vocabulary;
+use crate::search::signals;
 use crate::search::understand::query::Node;
 
 /// Words that ask about training, hyphens dropped ("fine-tune"). Not
@@ -90,10 +91,10 @@ impl Intent {
     /// What an explanation says of a scaled result.
     pub fn reason(self) -> &'static str {
         match self {
-            Intent::Training => "a serving work, and the query asks about training",
-            Intent::Serving => "a serving work, and the query asks about serving",
-            Intent::Code => "a project, and the query asks for code",
-            Intent::Survey => "a survey, and the query asks for an overview",
+            Intent::Training => signals::TRAINING_ASKED.shown,
+            Intent::Serving => signals::SERVING_ASKED.shown,
+            Intent::Code => signals::CODE_ASKED.shown,
+            Intent::Survey => signals::SURVEY_ASKED.shown,
         }
     }
 }

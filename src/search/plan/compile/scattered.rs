@@ -13,6 +13,7 @@ use tantivy::tokenizer::TextAnalyzer;
 use super::{Compilation, Mode, Q};
 use crate::catalog::Tag;
 use crate::index::analysis;
+use crate::search::signals;
 
 /// A name needs this many content words to be found scattered: one word
 /// alone is found as typed.
@@ -85,13 +86,13 @@ impl Compilation<'_> {
         let (f, b) = (self.cx.fields, self.cx.boosts);
         let aside = format!(" (\"{name}\" in other words)");
         let mut clauses: Vec<Q> = [
-            (f.tags, b.tag, "tagged"),
-            (f.uses, b.uses, "uses"),
-            (f.predicted, b.predicted, "predicted tag"),
+            (f.tags, b.tag, signals::TAG.shown),
+            (f.uses, b.uses, signals::USES.shown),
+            (f.predicted, b.predicted, signals::PREDICTED.shown),
         ]
         .into_iter()
-        .map(|(field, weight, what)| {
-            self.tagged(field, &tag.id, weight * b.scattered, what, &aside)
+        .map(|(field, weight, shown)| {
+            self.tagged(field, &tag.id, weight * b.scattered, shown, &aside)
         })
         .collect();
         // Its narrower kinds too, as for the name typed.

@@ -10,6 +10,7 @@ use tantivy::schema::IndexRecordOption;
 use super::{Compilation, Mode, Q};
 use crate::index::analysis::terms_with_positions;
 use crate::search::plan::labelled::Labelled;
+use crate::search::signals;
 
 /// Fewer content words than this are a technique or a name, not a title.
 const MIN_WORDS: usize = 5;
@@ -57,7 +58,8 @@ impl Compilation<'_> {
             })
             .collect();
         let most = BooleanQuery::with_minimum_required_clauses(clauses, needed);
-        let label = format!("title holds {needed} or more of {} words", stems.len());
+        let label =
+            signals::TITLE_WORDS.label(&format!("{needed} or more of {} words", stems.len()));
         let query = Box::new(ConstScoreQuery::new(Box::new(most), weight));
         Some((Occur::Should, Labelled::boxed(label, query)))
     }

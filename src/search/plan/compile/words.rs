@@ -15,6 +15,7 @@ use crate::ident;
 use crate::index::analysis::{self, terms_with_positions};
 use crate::index::{Fields, exact_query, id_query, identifier_query};
 use crate::search::plan::labelled::Labelled;
+use crate::search::signals;
 
 /// About what BM25 gives a word found in one document of a thousand.
 const IDENTIFIER_SCORE: f32 = 7.0;
@@ -146,7 +147,7 @@ impl Compilation<'_> {
                 };
                 let query = term_query(self.cx.fields.joined, &joined);
                 let boosted = Box::new(BoostQuery::new(query, weight));
-                let label = weight_label(&format!("joined: {joined}"), weight);
+                let label = weight_label(&signals::JOINED.label(&joined), weight);
                 clauses.push((Occur::Should, Labelled::boxed(label, boosted)));
                 self.scoring = true;
             }
@@ -169,17 +170,17 @@ impl Compilation<'_> {
                 Ok(0) => b.tag,
                 _ => b.uses,
             };
-            for (field, weight, what) in [
-                (f.tags, b.tag, "tagged"),
-                (f.uses, uses, "uses"),
-                (f.predicted, b.predicted, "predicted tag"),
+            for (field, weight, shown) in [
+                (f.tags, b.tag, signals::TAG.shown),
+                (f.uses, uses, signals::USES.shown),
+                (f.predicted, b.predicted, signals::PREDICTED.shown),
             ] {
-                alternatives.push(self.tagged(field, &tag.id, weight, what, ""));
+                alternatives.push(self.tagged(field, &tag.id, weight, shown, ""));
             }
             // Asked for code, a project that uses a technique supports it:
             // it counts as tagged.
             if self.code_asked && b.tag > uses {
-                let supports = self.tagged(f.uses, &tag.id, b.tag - uses, "supports", "");
+                let supports = self.tagged(f.uses, &tag.id, b.tag - uses, "supports {}", "");
                 let project = term_query(f.kind, "project");
                 alternatives.push(Box::new(BooleanQuery::new(vec![
                     (Occur::Must, supports),
@@ -289,13 +290,13 @@ impl Compilation<'_> {
         }
         if !joined.is_empty() && self.mode != Mode::Phrases {
             let q = Box::new(BoostQuery::new(term_query(f.joined, &joined), b.joined));
-            let label = weight_label(&format!("joined: {joined}"), b.joined);
+            let label = weight_label(&signals::JOINED.label(&joined), b.joined);
             per_field.push(Labelled::boxed(label, q));
         }
         if self.mode != Mode::Phrases
             && let Some(q) = identifier_queries(f, text.trim(), b.identifier)
         {
-            per_field.push(Labelled::boxed(format!("identifier {}", text.trim()), q));
+            per_field.push(Labelled::boxed(signals::IDENTIFIER.label(text.trim()), q));
         }
         if !per_field.is_empty() {
             self.scoring = true;
@@ -365,7 +366,7 @@ impl Compilation<'_> {
         field: Field,
         tag: &str,
         weight: f32,
-        what: &str,
+        shown: &str,
         aside: &str,
     ) -> Q {
         let term = Term::from_field_text(field, tag);
@@ -380,7 +381,8 @@ impl Compilation<'_> {
             _ => weight,
         };
         let query = Box::new(BoostQuery::new(term_query(field, tag), weight));
-        Labelled::boxed(weight_label(&format!("{what} {tag}{aside}"), weight), query)
+        let label = shown.replacen("{}", &format!("{tag}{aside}"), 1);
+        Labelled::boxed(weight_label(&label, weight), query)
     }
 }
 
@@ -436,7 +438,13 @@ impl Compilation<'_> {
         (self.cx.synonyms.vocabulary().narrower(&tag.id))
             .map(|narrower| {
                 let aside = format!(" (a kind of {}{told})", tag.id);
-                self.tagged(self.cx.fields.tags, &narrower.id, weight, "tagged", &aside)
+                self.tagged(
+                    self.cx.fields.tags,
+                    &narrower.id,
+                    weight,
+                    signals::TAG.shown,
+                    &aside,
+                )
             })
             .collect()
     }
@@ -471,7 +479,7 @@ impl Compilation<'_> {
             (Occur::Must, Box::new(BooleanQuery::new(papers))),
         ]);
         let query = Box::new(ConstScoreQuery::new(Box::new(query), weight));
-        let label = format!("the paper of a project about {tag}");
+        let label = signals::REFERENCE.label(tag);
         Some(Labelled::boxed(label, query))
     }
 
@@ -510,14 +518,14 @@ impl Compilation<'_> {
         for (_, id) in named {
             found = true;
             let query = Box::new(ConstScoreQuery::new(id_query(self.cx.fields, id), weight));
-            let label = format!("the name of {id}");
+            let label = signals::WORK_NAME.label(id);
             clauses.push((Occur::Should, Labelled::boxed(label, query)));
             // A project's papers ("DeepSpeed": ZeRO) are about it too.
             let members = self.cx.members.iter().filter(|(project, _)| project == id);
             let weight = weight * self.cx.boosts.project_member;
             for (_, member) in members {
                 let query = ConstScoreQuery::new(id_query(self.cx.fields, member), weight);
-                let label = format!("part of {id}");
+                let label = signals::PROJECT_MEMBER.label(id);
                 clauses.push((Occur::Should, Labelled::boxed(label, Box::new(query))));
             }
             self.scoring = true;
@@ -587,7 +595,7 @@ impl Compilation<'_> {
             .collect();
         let all = BooleanQuery::new(all);
         let tags: Vec<&str> = held.iter().map(|(tag, _)| tag.as_str()).collect();
-        let label = format!("holds {}", tags.join(" and "));
+        let label = signals::ALL_TECHNIQUES.label(&tags.join(" and "));
         let query = Box::new(ConstScoreQuery::new(Box::new(all), weight));
         Some((Occur::Should, Labelled::boxed(label, query)))
     }

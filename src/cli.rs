@@ -215,12 +215,12 @@ impl Format {
 #[derive(Debug, Args)]
 pub struct SearchArgs {
     /// Words, "quoted phrases", AND/OR/NOT, -word, field:value (tag, about,
-    /// section, author, venue, kind, year, title, id, arxiv, doi); may be left out
-    /// when a filter flag lists what to show
+    /// section, author, venue, kind, year, title, id, arxiv, doi,
+    /// collection); may be left out when a filter flag lists what to show
     #[arg(
         num_args = 1..,
         value_name = "QUERY",
-        required_unless_present_any = ["tag", "about", "section", "kind", "year", "venue", "author", "collection"]
+        required_unless_present_any = crate::search::understand::fields::FLAGS
     )]
     pub query: Vec<String>,
     #[command(flatten)]

@@ -353,6 +353,29 @@ fn malformed_lines_are_answered_or_dropped_and_the_server_goes_on() {
 }
 
 #[test]
+fn the_search_tool_tells_agents_every_query_field() {
+    let fixture = Fixture::invented();
+    let list = r#"{"jsonrpc":"2.0","id":2,"method":"tools/list"}"#;
+    let (answers, stderr) = raw_session(&fixture, &[INITIALIZE, INITIALIZED, list]);
+    let tools = (answers.iter().find(|a| a["id"] == 2))
+        .unwrap_or_else(|| panic!("no tools/list answer in {answers:?}\n{stderr}"));
+    let search = (tools["result"]["tools"].as_array().unwrap().iter())
+        .find(|t| t["name"] == "search")
+        .expect("a search tool");
+    let said = search["inputSchema"]["properties"]["query"]["description"]
+        .as_str()
+        .unwrap();
+    let start = said.find("field:value (").expect("field:value (...)") + "field:value (".len();
+    let listed: Vec<&str> = said[start..][..said[start..].find(')').unwrap()]
+        .split(", ")
+        .collect();
+    assert_eq!(
+        listed,
+        distml_search::search::understand::fields::FIELD_NAMES
+    );
+}
+
+#[test]
 fn a_client_that_leaves_before_initializing_ends_the_server_quietly() {
     let fixture = Fixture::invented();
     let run = fixture.cmd().arg("mcp").stdin("").run();

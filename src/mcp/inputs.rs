@@ -21,9 +21,9 @@ use crate::search::YearRange;
 /// `search`'s arguments.
 #[derive(Deserialize, JsonSchema)]
 pub struct SearchInput {
-    /// Words, "quoted phrases", AND/OR/NOT, -word, field:value (tag, section,
-    /// author, venue, kind, year, title, id, arxiv, doi, collection); may be
-    /// left out when a filter lists what to show
+    /// Words, "quoted phrases", AND/OR/NOT, -word, field:value (tag, about,
+    /// section, author, venue, kind, year, title, id, arxiv, doi,
+    /// collection); may be left out when a filter lists what to show
     #[serde(default)]
     query: String,
     /// How many hits, 1 to 10000 [default: 10]

@@ -6,6 +6,7 @@ use crate::cli::MAX_LIMIT;
 use crate::inbox::DEFAULT_LIMIT as INBOX_LIMIT;
 use crate::index::day_number;
 use crate::model::{Collection, Kind};
+use crate::search::understand::fields::FLAGS;
 use crate::search::understand::query::MAX_QUERY_CHARS;
 use crate::search::{Filter, Origin, YearRange};
 
@@ -32,19 +33,18 @@ pub struct SearchParams {
     pub filters: Vec<(Filter, Origin)>,
 }
 
-/// The parameters `/api/search` takes.
-const PARAMETERS: [&str; 10] = [
-    "q",
-    "limit",
-    "tag",
-    "about",
-    "section",
-    "year",
-    "venue",
-    "author",
-    "kind",
-    "collection",
-];
+/// The parameters `/api/search` takes: the query, a limit, and the
+/// filter flags of `search`.
+const PARAMETERS: [&str; 2 + FLAGS.len()] = {
+    let mut out = ["q"; 2 + FLAGS.len()];
+    out[1] = "limit";
+    let mut i = 0;
+    while i < FLAGS.len() {
+        out[2 + i] = FLAGS[i];
+        i += 1;
+    }
+    out
+};
 
 /// Reads `query` (the URL's, after `?`). An empty value is as if absent;
 /// only `tag` and `about` may repeat (all of the tags, as `--tag` does).

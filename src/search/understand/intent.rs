@@ -137,6 +137,17 @@ pub(in crate::search) fn wanted_words(node: &Node, each: &mut impl FnMut(&str)) 
     }
 }
 
+/// The tag whose works serve; tags narrower than it serve too.
+const SERVING_TAG: &str = "inference-serving";
+
+/// The tags of `vocabulary` whose works serve: `inference-serving` and
+/// the tags narrower than it.
+pub fn serving_tags_of(vocabulary: &Vocabulary) -> Vec<String> {
+    std::iter::once(SERVING_TAG.to_string())
+        .chain(vocabulary.narrower(SERVING_TAG).map(|t| t.id.clone()))
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -197,15 +208,4 @@ mod tests {
         assert_eq!(intent("auto parallelism -survey"), []);
         assert_eq!(intent("pipeline parallelism"), []);
     }
-}
-
-/// The tag whose works serve; tags narrower than it serve too.
-const SERVING_TAG: &str = "inference-serving";
-
-/// The tags of `vocabulary` whose works serve: `inference-serving` and
-/// the tags narrower than it.
-pub fn serving_tags_of(vocabulary: &Vocabulary) -> Vec<String> {
-    std::iter::once(SERVING_TAG.to_string())
-        .chain(vocabulary.narrower(SERVING_TAG).map(|t| t.id.clone()))
-        .collect()
 }

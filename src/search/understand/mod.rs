@@ -2,6 +2,7 @@
 //! and intents its words name, and the words it misspells.
 
 pub mod facets;
+pub mod fields;
 pub mod filter;
 pub mod intent;
 pub mod query;

@@ -9,6 +9,7 @@
 use std::fmt;
 
 use crate::error::Error;
+use crate::search::understand::fields;
 use crate::search::understand::filter::{Filter, Origin};
 
 /// Longer queries are cut to this many terms, with a note.
@@ -17,31 +18,8 @@ const MAX_DEPTH: usize = 16;
 /// Characters beyond this are ignored before parsing, with a note.
 pub const MAX_QUERY_CHARS: usize = 4096;
 
-/// The fields a query can name, and other spellings of them.
-pub const FIELDS: &[&str] = &[
-    "tag",
-    "about",
-    "section",
-    "author",
-    "venue",
-    "kind",
-    "year",
-    "title",
-    "id",
-    "arxiv",
-    "doi",
-    "collection",
-];
-
 fn field_name(name: &str) -> Option<&'static str> {
-    let name = name.to_ascii_lowercase();
-    let name = match name.as_str() {
-        "tags" => "tag",
-        "authors" | "by" => "author",
-        "years" => "year",
-        other => other,
-    };
-    FIELDS.iter().copied().find(|f| *f == name)
+    fields::named(name).map(|f| f.name)
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -218,7 +196,7 @@ fn lex(input: &str, notes: &mut Vec<String>) -> Result<Vec<(Token, usize)>, Erro
                 let Some(field) = field_name(&word) else {
                     return Err(Error::Query(format!(
                         "unknown field `{word}:` at column {column} (fields: {}); put the words in quotes to search for them",
-                        FIELDS.join(", ")
+                        fields::FIELD_NAMES.join(", ")
                     )));
                 };
                 i += 1;

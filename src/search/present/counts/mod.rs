@@ -34,15 +34,7 @@ use columns::{Columns, Scratch, Tally, positive, terms_of};
 /// The facets, in the order the JSON lists them. `tag` counts the works
 /// that hold a tag as a primary tag or a use, `about` those that hold it as
 /// a primary tag: what `--tag` and `--about` select, curated tags only.
-pub const FACETS: [&str; 7] = [
-    "tag",
-    "section",
-    "year",
-    "venue",
-    "kind",
-    "collection",
-    "about",
-];
+pub use crate::search::understand::fields::FACETS;
 
 /// How many documents matched, and how many hold each facet value.
 #[derive(Debug, Clone, PartialEq, Default)]

@@ -4,6 +4,7 @@
 // Public: what the fuzz targets, the benchmarks and the integration tests
 // use. The rest is private to the crate, so that the compiler finds what
 // nothing uses.
+pub mod analysis;
 pub mod catalog;
 mod cli;
 pub mod clock;

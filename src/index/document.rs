@@ -5,9 +5,9 @@ use tantivy::query::{BooleanQuery, Occur, Query, TermQuery};
 use tantivy::schema::{Field, IndexRecordOption, Value};
 use tantivy::{TantivyDocument, Term};
 
-use super::analysis::{joined_hyphenated, joined_pairs};
 use super::schema::{Fields, identifier_key, identifier_query};
 use super::seen_words::SeenWords;
+use crate::analysis::{joined_hyphenated, joined_pairs};
 use crate::catalog::{Entry, Vocabulary, squash};
 use crate::embed;
 use crate::ident;

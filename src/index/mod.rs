@@ -1,20 +1,16 @@
 //! The tantivy index: schema, analyzers, documents and atomic rebuilds. Index
 //! and search never touch the network.
 
-pub mod analysis;
 mod append;
-mod cached_tokenizer;
 mod document;
 mod migrate;
 pub mod schema;
 mod seen_words;
-mod selective_stemmer;
 mod shared_directory;
 pub mod stamps;
 mod store;
 pub mod vector_file;
 pub mod vectors;
-mod word_cache;
 mod write_behind;
 
 use std::collections::HashMap;
@@ -31,6 +27,7 @@ pub use seen_words::SeenWords;
 pub use stamps::Stamps;
 pub use store::{IndexDir, OpenIndex, RebuildLock};
 
+use crate::analysis;
 use crate::catalog::Catalog;
 use crate::error::Error;
 use crate::model::metadata::Cache;

@@ -4,7 +4,7 @@ use tantivy::schema::{
     FAST, Field, INDEXED, IndexRecordOption, STORED, STRING, Schema, TextFieldIndexing, TextOptions,
 };
 
-use super::analysis::{ENGLISH, NAMES};
+use crate::analysis::{ENGLISH, NAMES};
 
 /// Bumped whenever fields or analyzers change, so old indexes are rebuilt.
 pub const SCHEMA_VERSION: u32 = 15;

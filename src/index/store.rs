@@ -14,7 +14,7 @@ use tantivy::collector::TopDocs;
 use tantivy::index::SegmentMeta;
 use tantivy::{Index, IndexReader, ReloadPolicy, TantivyDocument};
 
-use super::analysis;
+use crate::analysis;
 use crate::error::Error;
 use crate::fsutil::write_atomic;
 

@@ -8,13 +8,13 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use rustc_hash::FxHashMap;
 use tantivy::tokenizer::TextAnalyzer;
 
+use crate::analysis;
 use crate::catalog::Vocabulary;
-use crate::index::analysis;
 
 /// A word the table does not know.
 const UNKNOWN: u32 = u32::MAX;
 /// Words of this many bytes or more are left out, as the analyzer does.
-const LONGEST_WORD: usize = crate::index::analysis::LONGEST_WORD;
+const LONGEST_WORD: usize = crate::analysis::LONGEST_WORD;
 /// Most words each thread remembers the id of (names and numbers are many).
 const REMEMBERED_WORDS: usize = 1 << 18;
 

@@ -9,8 +9,8 @@ pub mod seek_union;
 
 use crate::search::plan::compile::{Compiled, Context, Expansion, Mode, compile, repair_spelling};
 
+use crate::analysis;
 use crate::error::Error;
-use crate::index::analysis;
 use crate::search::understand::facets;
 use crate::search::understand::intent::{self, Intent};
 use crate::search::understand::query::{self, Node};

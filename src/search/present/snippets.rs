@@ -8,9 +8,9 @@ use tantivy::schema::Field;
 use tantivy::snippet::SnippetGenerator;
 use tantivy::{Searcher, Term};
 
+use crate::analysis::{self, english_for_highlighting};
 use crate::error::Error;
 use crate::index::Fields;
-use crate::index::analysis::{self, english_for_highlighting};
 use crate::search::plan::Plan;
 use crate::search::understand::query;
 use crate::search::{Hit, Snippet, SnippetField};

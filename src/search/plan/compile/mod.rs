@@ -20,9 +20,9 @@ use tantivy::tokenizer::TextAnalyzer;
 
 pub use spelling::{a_short_name, repair_spelling};
 
+use crate::analysis;
 use crate::error::Error;
 use crate::index::Fields;
-use crate::index::analysis;
 use crate::search::plan::scaled::{Factor, Scaled};
 use crate::search::plan::seek_union::SeekUnion;
 use crate::search::signals::Boosts;

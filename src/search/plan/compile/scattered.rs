@@ -11,8 +11,8 @@ use tantivy::query::Occur;
 use tantivy::tokenizer::TextAnalyzer;
 
 use super::{Compilation, Mode, Q};
+use crate::analysis;
 use crate::catalog::Tag;
-use crate::index::analysis;
 use crate::search::signals;
 
 /// A name needs this many content words to be found scattered: one word

@@ -10,9 +10,9 @@ use tantivy::schema::Field;
 use tantivy::tokenizer::TextAnalyzer;
 
 use super::Context;
+use crate::analysis::{self, terms_with_positions};
 use crate::catalog::squash;
 use crate::ident;
-use crate::index::analysis::{self, terms_with_positions};
 use crate::search::understand::query::Node;
 use crate::search::understand::spell;
 

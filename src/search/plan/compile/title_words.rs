@@ -8,7 +8,7 @@ use tantivy::query::{BooleanQuery, ConstScoreQuery, Occur, TermQuery};
 use tantivy::schema::IndexRecordOption;
 
 use super::{Compilation, Mode, Q};
-use crate::index::analysis::terms_with_positions;
+use crate::analysis::terms_with_positions;
 use crate::search::plan::labelled::Labelled;
 use crate::search::signals;
 

@@ -10,9 +10,9 @@ use tantivy::schema::{Field, IndexRecordOption};
 use tantivy::tokenizer::TextAnalyzer;
 
 use super::{Compilation, Expansion, Mode, Q, enumeration};
+use crate::analysis::{self, terms_with_positions};
 use crate::catalog::{Tag, squash};
 use crate::ident;
-use crate::index::analysis::{self, terms_with_positions};
 use crate::index::{Fields, exact_query, id_query, identifier_query};
 use crate::search::plan::labelled::Labelled;
 use crate::search::signals;

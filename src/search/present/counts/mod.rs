@@ -491,8 +491,8 @@ mod tests {
     use tantivy::{Index, TantivyDocument};
 
     use super::*;
+    use crate::analysis;
     use crate::catalog::Vocabulary;
-    use crate::index::analysis;
     use crate::index::schema::build_schema;
     use crate::index::{Fields, exact_query};
     use crate::model::Record;

@@ -1,15 +1,20 @@
-//! Analyzers: how text becomes terms, for documents and queries alike.
+//! Analyzers: how text becomes terms, for documents, queries and the tag
+//! predictor alike (a floor below `index/`, `search/` and `predict/`).
 //!
 //! Prose is lower-cased, folded to ASCII and stemmed; names are only lower-cased and folded. Technical spellings that
 //! differ by a hyphen or a space ("all-reduce", "all reduce", "allreduce";
 //! "3-D", "3D") meet in the `joined` field, which holds each adjacent pair of
 //! words written together.
 
+mod cached_tokenizer;
+mod selective_stemmer;
+mod word_cache;
+
 use tantivy::Index;
 
-use super::cached_tokenizer::CachedTokenizer;
-pub use super::cached_tokenizer::{LONGEST_WORD, skip_ascii_word};
-use super::selective_stemmer::SelectiveStemmer;
+use cached_tokenizer::CachedTokenizer;
+pub use cached_tokenizer::{LONGEST_WORD, skip_ascii_word};
+use selective_stemmer::SelectiveStemmer;
 use tantivy::tokenizer::{
     AsciiFoldingFilter, Language, LowerCaser, RemoveLongFilter, SimpleTokenizer, StopWordFilter,
     TextAnalyzer,

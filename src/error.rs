@@ -30,6 +30,10 @@ pub enum Error {
     /// A fetch that failed, with its cause.
     #[error(transparent)]
     Fetch(#[from] crate::ingest::http::FetchError),
+    /// An OAI-PMH endpoint that answered a harvest's request with an HTTP
+    /// error status.
+    #[error("GET {url} returned HTTP {status}: is DISTML_OAI_API an OAI-PMH endpoint?")]
+    OaiStatus { url: String, status: u16 },
     /// The network runtime could not start (threads, file descriptors).
     #[error("cannot start the network runtime: {0}")]
     Runtime(#[source] std::io::Error),

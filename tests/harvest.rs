@@ -923,3 +923,21 @@ async fn a_harvest_shows_in_a_running_servers_feeds() {
         "{search}"
     );
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn an_endpoint_that_is_no_oai_pmh_ends_the_harvest_with_one_error() {
+    let server = MockServer::start().await;
+    Mock::given(wiremock::matchers::path("/oai"))
+        .respond_with(ResponseTemplate::new(404).set_body_string("no such page"))
+        .mount(&server)
+        .await;
+    let fixture = Fixture::invented();
+    let run = harvest(&fixture, &server, &["--from", "2999-01-01"]).code(2);
+    assert_eq!(
+        run.stderr().trim_end(),
+        format!(
+            "distml-search: error: harvest: GET {}/oai?verb=ListRecords&metadataPrefix=arXiv&set=cs&from=2999-01-01 returned HTTP 404: is DISTML_OAI_API an OAI-PMH endpoint?; what was harvested is kept, and the next `distml-search harvest` resumes where this one stopped",
+            server.uri()
+        )
+    );
+}

@@ -106,9 +106,7 @@ fn stopped(error: Error) -> Error {
             "harvest: could not reach {host} ({reason}); {RESUMES}"
         )),
         Error::Fetch(e) => Error::Usage(format!("harvest: {e}; {RESUMES}")),
-        Error::Usage(message) if message.starts_with("GET ") => {
-            Error::Usage(format!("harvest: {message}; {RESUMES}"))
-        }
+        e @ Error::OaiStatus { .. } => Error::Usage(format!("harvest: {e}; {RESUMES}")),
         other => other,
     }
 }

@@ -72,10 +72,10 @@ pub async fn list_records(
         };
         let response = endpoint.client.get(&url).await?;
         if !(200..300).contains(&response.status) {
-            return Err(Error::Usage(format!(
-                "GET {url} returned HTTP {}: is DISTML_OAI_API an OAI-PMH endpoint?",
-                response.status
-            )));
+            return Err(Error::OaiStatus {
+                url: url.to_string(),
+                status: response.status,
+            });
         }
         match parse_list_records(&response.body) {
             Ok(page) => {

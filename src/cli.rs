@@ -7,6 +7,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use clap_complete::{ArgValueCandidates, ArgValueCompleter};
 
 use crate::completion::candidates as completion;
+use crate::environment;
 use crate::model::{Collection, Kind};
 use crate::render::Citations;
 use crate::search::YearRange;
@@ -28,10 +29,10 @@ pub struct Cli {
 #[command(next_help_heading = "Global options")]
 pub struct GlobalArgs {
     /// Catalog folder [default: ./catalog if present, else the built-in catalog]
-    #[arg(long, global = true, env = "DISTML_CATALOG", value_name = "DIR")]
+    #[arg(long, global = true, env = environment::CATALOG, value_name = "DIR")]
     pub catalog: Option<PathBuf>,
     /// Index folder [default: ./index beside ./catalog, else in the user cache]
-    #[arg(long, global = true, env = "DISTML_INDEX", value_name = "DIR")]
+    #[arg(long, global = true, env = environment::INDEX, value_name = "DIR")]
     pub index: Option<PathBuf>,
     /// When to use colour
     #[arg(long, global = true, value_enum, default_value_t = ColorChoice::Auto, value_name = "WHEN")]
@@ -113,7 +114,7 @@ pub struct CheckArgs {
 #[derive(Debug, Args)]
 pub struct IndexArgs {
     /// Do not fetch metadata; index the catalog and the cache as they are
-    #[arg(long, env = "DISTML_OFFLINE", value_parser = clap::builder::FalseyValueParser::new())]
+    #[arg(long, env = environment::OFFLINE, value_parser = clap::builder::FalseyValueParser::new())]
     pub offline: bool,
     /// Fetch metadata again even for entries already in the cache
     #[arg(long, conflicts_with = "offline")]
@@ -234,7 +235,7 @@ pub struct SearchArgs {
     #[arg(long)]
     pub exhaustive: bool,
     /// Rank by the query's words, by its meaning, or both fused.
-    #[arg(long, value_enum, value_name = "HOW", env = "DISTML_MODE", default_value_t = ModeArg::Keyword)]
+    #[arg(long, value_enum, value_name = "HOW", env = environment::MODE, default_value_t = ModeArg::Keyword)]
     pub mode: ModeArg,
     #[command(flatten)]
     pub filters: FilterArgs,
@@ -489,21 +490,21 @@ pub struct ServeArgs {
     pub bind: std::net::IpAddr,
     /// Most connections open at once (at most half the file descriptors
     /// the process may open); past it the oldest is closed
-    #[arg(long, env = "DISTML_SERVE_MAX_CONNECTIONS", default_value_t = 256, value_name = "N",
+    #[arg(long, env = environment::SERVE_MAX_CONNECTIONS, default_value_t = 256, value_name = "N",
           value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
     pub max_connections: u64,
     /// Most requests answered at once; more are answered 503 at once, with
     /// Retry-After
-    #[arg(long, env = "DISTML_SERVE_MAX_REQUESTS", default_value_t = 64, value_name = "N",
+    #[arg(long, env = environment::SERVE_MAX_REQUESTS, default_value_t = 64, value_name = "N",
           value_parser = clap::value_parser!(u64).range(1..=100_000))]
     pub max_requests: u64,
     /// Most hits or candidates in one answer: a larger `limit` gets this many
-    #[arg(long, env = "DISTML_SERVE_MAX_LIMIT", default_value_t = 1000, value_name = "N",
+    #[arg(long, env = environment::SERVE_MAX_LIMIT, default_value_t = 1000, value_name = "N",
           value_parser = clap::value_parser!(u64).range(1..=MAX_LIMIT))]
     pub max_limit: u64,
     /// Milliseconds a connection may take to send a request's headers, wait
     /// between requests or leave an answer unread; then it is closed
-    #[arg(long, env = "DISTML_SERVE_IDLE_TIMEOUT_MS", default_value_t = 10_000, value_name = "MS",
+    #[arg(long, env = environment::SERVE_IDLE_TIMEOUT_MS, default_value_t = 10_000, value_name = "MS",
           value_parser = clap::value_parser!(u64).range(100..=3_600_000))]
     pub idle_timeout_ms: u64,
 }

@@ -12,6 +12,7 @@ mod commands;
 mod completion;
 mod diagnostic;
 pub mod embed;
+mod environment;
 pub mod error;
 mod fsutil;
 pub mod harvest;

@@ -10,6 +10,7 @@ use clap_mangen::Man;
 use clap_mangen::roff::{Roff, bold, roman};
 
 use crate::cli::Cli;
+use crate::environment;
 use crate::error::Error;
 
 const QUERY_SYNTAX: &[(&str, &str)] = &[
@@ -35,66 +36,9 @@ const EXIT_STATUS: &[(&str, &str)] = &[
     ("2", "an error, reported on one line of standard error"),
 ];
 
-const ENVIRONMENT: &[(&str, &str)] = &[
-    ("DISTML_CATALOG", "the catalog folder (as --catalog)"),
-    ("DISTML_INDEX", "the index folder (as --index)"),
-    (
-        "DISTML_OFFLINE",
-        "index without fetching metadata (as index --offline)",
-    ),
-    (
-        "DISTML_MODE",
-        "how results are ranked: keyword, semantic or hybrid (as --mode)",
-    ),
-    ("DISTML_ARXIV_API", "arXiv's query API"),
-    ("DISTML_OAI_API", "arXiv's OAI-PMH interface, for harvest"),
-    ("DISTML_CROSSREF_API", "Crossref's API"),
-    ("DISTML_OPENALEX_API", "OpenAlex's API"),
-    (
-        "DISTML_OPENALEX_KEY",
-        "an OpenAlex API key; without one OpenAlex is skipped",
-    ),
-    (
-        "DISTML_ARXIV_DELAY_MS",
-        "milliseconds between requests to arXiv (3000)",
-    ),
-    ("DISTML_HTTP_TIMEOUT_MS", "the timeout of one HTTP request"),
-    (
-        "DISTML_INGEST_DEADLINE_S",
-        "the longest a metadata fetch runs (1800)",
-    ),
-    (
-        "DISTML_HARVEST_DEADLINE_S",
-        "the longest a harvest runs (14400); the next resumes it",
-    ),
-    (
-        "DISTML_CHECK_TTL_H",
-        "hours check --online trusts a result (168; 0 asks again)",
-    ),
-    (
-        "DISTML_CHECK_DEADLINE_S",
-        "the longest check --online runs (600)",
-    ),
-    (
-        "DISTML_SERVE_MAX_CONNECTIONS",
-        "serve: connections open at once (256; as --max-connections)",
-    ),
-    (
-        "DISTML_SERVE_MAX_REQUESTS",
-        "serve: requests answered at once, more get 503 (64; as --max-requests)",
-    ),
-    (
-        "DISTML_SERVE_MAX_LIMIT",
-        "serve: hits in one answer (1000; as --max-limit)",
-    ),
-    (
-        "DISTML_SERVE_IDLE_TIMEOUT_MS",
-        "serve: milliseconds a connection may idle or leave an answer unread (10000; as --idle-timeout-ms)",
-    ),
-    (
-        "DISTML_MAILTO",
-        "a contact address sent to the APIs' polite pools",
-    ),
+/// What the program reads of the environment besides its own variables
+/// (`environment::VARIABLES`).
+const OTHER_ENVIRONMENT: &[(&str, &str)] = &[
     ("NO_COLOR", "no colour unless --color always"),
     (
         "COMPLETE",
@@ -183,7 +127,11 @@ pub fn write_main_page(out: &mut dyn Write) -> Result<(), Error> {
     let mut roff = Roff::default();
     section(&mut roff, "QUERY SYNTAX", QUERY_SYNTAX);
     section(&mut roff, "EXIT STATUS", EXIT_STATUS);
-    section(&mut roff, "ENVIRONMENT", ENVIRONMENT);
+    let environment: Vec<(&str, &str)> = (environment::VARIABLES.iter())
+        .chain(OTHER_ENVIRONMENT)
+        .copied()
+        .collect();
+    section(&mut roff, "ENVIRONMENT", &environment);
     section(&mut roff, "FILES", FILES);
     section(&mut roff, "EXAMPLES", EXAMPLES);
     roff.to_writer(&mut page).map_err(Error::output)?;

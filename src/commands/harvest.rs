@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use crate::cli::HarvestArgs;
 use crate::diagnostic;
+use crate::environment;
 use crate::error::Error;
 use crate::harvest::{Endpoint, Harvest, HarvestOptions, Store, Summary};
 use crate::index::IndexDir;
@@ -31,7 +32,7 @@ pub fn run(locations: &Locations, args: &HarvestArgs, err: &mut dyn Write) -> Re
     }
     let config = IngestConfig::from_env(false, false)?;
     let deadline = deadline()?;
-    let base = endpoint("DISTML_OAI_API", OAI_API)?;
+    let base = endpoint(environment::OAI_API, OAI_API)?;
     // The records join an index built from the catalog as it is now.
     let (catalog, open) = crate::ready::ready_index(locations, err)?;
     drop(open);
@@ -86,7 +87,7 @@ fn with_watches(
 
 /// `DISTML_HARVEST_DEADLINE_S`, or the default.
 fn deadline() -> Result<Duration, Error> {
-    let seconds = match std::env::var("DISTML_HARVEST_DEADLINE_S") {
+    let seconds = match std::env::var(environment::HARVEST_DEADLINE_S) {
         Ok(v) if !v.trim().is_empty() => v.trim().parse().map_err(|_| {
             Error::Usage(format!(
                 "DISTML_HARVEST_DEADLINE_S must be a whole number of seconds, not {v:?}"

@@ -8,6 +8,7 @@ use std::sync::OnceLock;
 use clap_complete::CompletionCandidate;
 
 use crate::catalog::{Catalog, is_bidi_control};
+use crate::environment;
 use crate::locations::Locations;
 use crate::render::text::inert;
 
@@ -16,7 +17,7 @@ use crate::render::text::inert;
 fn from_catalog(
     candidates: impl Fn(&Catalog) -> Vec<CompletionCandidate>,
 ) -> Vec<CompletionCandidate> {
-    let dir = std::env::var_os("DISTML_CATALOG").map(Into::into);
+    let dir = std::env::var_os(environment::CATALOG).map(Into::into);
     match Locations::resolve(dir, None).load_catalog() {
         Ok((catalog, _)) => candidates(&catalog),
         Err(_) => Vec::new(),

@@ -23,6 +23,7 @@ use self::links::Checked;
 use self::published::{Paper, Papers};
 use crate::catalog::guard::{url_owner, url_refusal, year_refusal};
 use crate::catalog::{Catalog, Entry, Kind, normalize_title, url_key};
+use crate::environment;
 use crate::error::Error;
 use crate::ident;
 use crate::ingest::IngestConfig;
@@ -60,8 +61,10 @@ impl Options {
             }
         };
         Ok(Options {
-            ttl: Duration::from_secs(number("DISTML_CHECK_TTL_H", TTL_HOURS)?.saturating_mul(3600)),
-            deadline: Duration::from_secs(number("DISTML_CHECK_DEADLINE_S", DEADLINE_S)?),
+            ttl: Duration::from_secs(
+                number(environment::CHECK_TTL_H, TTL_HOURS)?.saturating_mul(3600),
+            ),
+            deadline: Duration::from_secs(number(environment::CHECK_DEADLINE_S, DEADLINE_S)?),
             config,
         })
     }

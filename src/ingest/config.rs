@@ -5,6 +5,7 @@ use std::time::Duration;
 use url::Url;
 
 use super::http::HttpConfig;
+use crate::environment;
 use crate::error::Error;
 
 pub(crate) const ARXIV_API: &str = "https://export.arxiv.org/api/query";
@@ -56,8 +57,8 @@ pub(super) fn push_segments(url: &mut Url, segments: &[&str]) {
 
 impl IngestConfig {
     pub(crate) fn from_env(refresh: bool, verbose: bool) -> Result<IngestConfig, Error> {
-        let mailto = var("DISTML_MAILTO");
-        let arxiv_delay = match var("DISTML_ARXIV_DELAY_MS") {
+        let mailto = var(environment::MAILTO);
+        let arxiv_delay = match var(environment::ARXIV_DELAY_MS) {
             None => ARXIV_DELAY_MS,
             Some(v) => v.parse().map_err(|_| {
                 Error::Usage(format!(
@@ -66,7 +67,7 @@ impl IngestConfig {
             })?,
         };
         let http = HttpConfig::from_env(mailto.as_deref())?;
-        let deadline = match var("DISTML_INGEST_DEADLINE_S") {
+        let deadline = match var(environment::INGEST_DEADLINE_S) {
             None => DEADLINE_S,
             Some(v) => v.parse().map_err(|_| {
                 Error::Usage(format!(
@@ -75,10 +76,10 @@ impl IngestConfig {
             })?,
         };
         Ok(IngestConfig {
-            arxiv_api: endpoint("DISTML_ARXIV_API", ARXIV_API)?,
-            crossref_api: endpoint("DISTML_CROSSREF_API", CROSSREF_API)?,
-            openalex_api: endpoint("DISTML_OPENALEX_API", OPENALEX_API)?,
-            openalex_key: var("DISTML_OPENALEX_KEY"),
+            arxiv_api: endpoint(environment::ARXIV_API, ARXIV_API)?,
+            crossref_api: endpoint(environment::CROSSREF_API, CROSSREF_API)?,
+            openalex_api: endpoint(environment::OPENALEX_API, OPENALEX_API)?,
+            openalex_key: var(environment::OPENALEX_KEY),
             arxiv_delay: Duration::from_millis(arxiv_delay),
             deadline: Duration::from_secs(deadline),
             mailto,

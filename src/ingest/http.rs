@@ -25,7 +25,7 @@ mod probe;
 pub use probe::{Probe, ProbeMethod};
 
 /// The environment variable that overrides the per-request timeout.
-pub(crate) const TIMEOUT_ENV: &str = "DISTML_HTTP_TIMEOUT_MS";
+pub(crate) const TIMEOUT_ENV: &str = crate::environment::HTTP_TIMEOUT_MS;
 
 /// How many characters of an error response's body go into a message.
 const EXCERPT_CHARS: usize = 200;

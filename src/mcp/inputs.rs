@@ -14,6 +14,7 @@ use crate::cli::{
     CollectionArg, ExplainArg, FilterArgs, Format, HitsOutput, InboxArgs, ListArgs, MAX_LIMIT,
     ModeArg, SearchArgs, SimilarArgs, parse_day,
 };
+use crate::environment;
 use crate::error::Error;
 use crate::model::Kind;
 use crate::search::YearRange;
@@ -205,7 +206,7 @@ impl InboxInput {
 
 /// `--mode`'s default: `DISTML_MODE`, else keyword.
 fn default_mode() -> Result<ModeArg, Error> {
-    match std::env::var("DISTML_MODE") {
+    match std::env::var(environment::MODE) {
         Ok(mode) if !mode.is_empty() => ModeArg::from_str(&mode, false).map_err(|_| {
             Error::Usage(format!(
                 "DISTML_MODE: expected one of {}, not {mode:?}",

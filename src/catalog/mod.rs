@@ -4,6 +4,7 @@
 
 mod edit;
 pub mod guard;
+pub(crate) mod identity;
 mod load;
 mod lock;
 pub mod markdown;

@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 
 use crate::catalog::Catalog;
-use crate::health::duplicates::{identifiers, normalize_doi, same_title, title_key};
+use crate::catalog::identity::{identifiers, normalize_doi, same_title, title_key};
 use crate::ident;
 use crate::model::Record;
 use crate::model::metadata::Cache;

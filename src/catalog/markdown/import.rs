@@ -10,6 +10,7 @@ use std::ops::Range;
 use pulldown_cmark::{Event, HeadingLevel, Options, Parser, Tag, TagEnd};
 
 use super::item::{self, Fields};
+use super::links;
 use super::pieces::{Link, Piece, RawItem, Role};
 use super::years::{HtmlTag, YearLabel, html_tags, year_label};
 use crate::catalog::Kind;
@@ -158,7 +159,7 @@ impl Builder {
     fn only_adds(&self) -> bool {
         self.pieces
             .iter()
-            .all(|p| !matches!(p, Piece::Link(l) if !item::is_extra(l)))
+            .all(|p| !matches!(p, Piece::Link(l) if !links::is_extra(l)))
     }
 
     fn into_raw(self, table_row: bool) -> RawItem {

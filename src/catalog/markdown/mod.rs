@@ -5,8 +5,10 @@ mod export;
 mod import;
 mod item;
 mod layout;
+mod links;
 mod names;
 mod pieces;
+mod title;
 mod venue;
 mod years;
 

@@ -3,6 +3,7 @@
 
 mod export;
 mod import;
+mod imported;
 mod item;
 mod layout;
 mod links;
@@ -13,5 +14,6 @@ mod venue;
 mod years;
 
 pub use export::export_markdown;
-pub use import::{ImportedEntry, ImportedList, ImportedSection, SkippedItem, parse_list};
+pub use import::parse_list;
+pub use imported::{ImportedEntry, ImportedList, ImportedSection, SkippedItem};
 pub use layout::ListLayout;

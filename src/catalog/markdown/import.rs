@@ -9,68 +9,12 @@ use std::ops::Range;
 
 use pulldown_cmark::{Event, HeadingLevel, Options, Parser, Tag, TagEnd};
 
+use super::imported::{ImportedEntry, ImportedList, ImportedSection, SkippedItem};
 use super::item::{self, Fields};
+use super::links;
 use super::pieces::{Link, Piece, RawItem, Role};
 use super::years::{HtmlTag, YearLabel, html_tags, year_label};
 use crate::catalog::Kind;
-
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ImportedEntry {
-    pub kind: Kind,
-    pub title: String,
-    pub url: String,
-    /// Extra links by what they are: ("code", url), ("slides", url).
-    pub links: Vec<(String, String)>,
-    pub authors: Vec<String>,
-    pub et_al: bool,
-    pub venue: Option<String>,
-    pub year: Option<i64>,
-    /// The list's own words about the work that are not authors or venue.
-    pub description: Option<String>,
-    /// 1-based line of the list item, for reports.
-    pub line: usize,
-    /// The bytes of the item in the list (see [`RawItem::span`]).
-    pub span: Range<usize>,
-    pub table_row: bool,
-}
-
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ImportedSection {
-    pub name: String,
-    pub group: Option<String>,
-    pub entries: Vec<ImportedEntry>,
-}
-
-/// A list item with a link that is not an entry.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SkippedItem {
-    pub line: usize,
-    pub title: String,
-    pub url: String,
-    pub reason: String,
-}
-
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct ImportedList {
-    pub title: Option<String>,
-    pub sections: Vec<ImportedSection>,
-    pub skipped: Vec<SkippedItem>,
-}
-
-impl ImportedList {
-    pub fn entry_count(&self) -> usize {
-        self.sections.iter().map(|s| s.entries.len()).sum()
-    }
-
-    /// Every item with a link: entries and skipped items.
-    pub fn item_count(&self) -> usize {
-        self.entry_count() + self.skipped.len()
-    }
-
-    pub fn entries(&self) -> impl Iterator<Item = &ImportedEntry> {
-        self.sections.iter().flat_map(|s| &s.entries)
-    }
-}
 
 /// Headings whose lists are navigation or about the list, not entries
 /// (compared by their letters, lower case).
@@ -158,7 +102,7 @@ impl Builder {
     fn only_adds(&self) -> bool {
         self.pieces
             .iter()
-            .all(|p| !matches!(p, Piece::Link(l) if !item::is_extra(l)))
+            .all(|p| !matches!(p, Piece::Link(l) if !links::is_extra(l)))
     }
 
     fn into_raw(self, table_row: bool) -> RawItem {

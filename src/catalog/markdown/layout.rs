@@ -9,7 +9,8 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use super::export::{annotation, item};
-use super::import::{ImportedEntry, parse_list};
+use super::import::parse_list;
+use super::imported::ImportedEntry;
 use crate::catalog::{Catalog, Entry, ItemReport, LIST_FILE, Outcome};
 use crate::error::Error;
 

@@ -3,13 +3,17 @@
 
 mod export;
 mod import;
+mod imported;
 mod item;
 mod layout;
+mod links;
 mod names;
 mod pieces;
+mod title;
 mod venue;
 mod years;
 
 pub use export::export_markdown;
-pub use import::{ImportedEntry, ImportedList, ImportedSection, SkippedItem, parse_list};
+pub use import::parse_list;
+pub use imported::{ImportedEntry, ImportedList, ImportedSection, SkippedItem};
 pub use layout::ListLayout;

@@ -10,7 +10,8 @@ use reqwest::header::LOCATION;
 use tokio::time::Instant;
 use url::Url;
 
-use super::{FetchError, HttpClient, Outcome, retry_after, status_reason};
+use super::hosts::retry_after;
+use super::{FetchError, HttpClient, Outcome, status_reason};
 use crate::ingest::status::{Meaning, meaning};
 
 /// The request a probe sends.

@@ -1,73 +1,14 @@
-//! The arXiv API: request URLs for id batches and title searches, and the
-//! parser for the Atom 1.0 feeds it answers with. Pure: no network, no I/O.
+//! The parser for arXiv's Atom 1.0 feeds: elements read by namespace and place into a [`Feed`].
 
 use quick_xml::events::{BytesRef, BytesStart, Event};
 use quick_xml::name::{Namespace, ResolveResult};
 use quick_xml::{NsReader, XmlVersion};
 
-use crate::ident::{is_arxiv_id, is_doi, strip_version};
-use crate::model::paper::{PaperRecord, normalize_whitespace};
-
-/// The most ids one `id_list` request carries.
-pub(crate) const MAX_IDS_PER_REQUEST: usize = 100;
-
-/// Title words kept in a title search: enough to single a paper out, while a
-/// long subtitle (often worded differently on arXiv) cannot sink the match.
-const MAX_TITLE_WORDS: usize = 12;
+use super::feed::{EntryFields, Feed};
 
 const ATOM_NS: &str = "http://www.w3.org/2005/Atom";
 const ARXIV_NS: &str = "http://arxiv.org/schemas/atom";
 const OPENSEARCH_NS: &str = "http://a9.com/-/spec/opensearch/1.1/";
-
-/// `{base}?id_list=ID,ID,...&max_results=N` for at most
-/// [`MAX_IDS_PER_REQUEST`] ids.
-pub(crate) fn id_list_url(base: &url::Url, ids: &[String]) -> url::Url {
-    let mut url = base.clone();
-    url.query_pairs_mut()
-        .append_pair("id_list", &ids.join(","))
-        // Without it arXiv answers with its default of 10 entries and drops
-        // the rest of the batch without a word.
-        .append_pair("max_results", &ids.len().to_string());
-    url
-}
-
-/// `{base}?search_query=ti:"<words>"&max_results=N`: a phrase search on the
-/// title's first words. Punctuation is dropped because `:`, `-`, `"` and
-/// brackets are query syntax to arXiv; a title without any letter or digit
-/// gives `ti:""`, which matches nothing.
-pub(crate) fn title_search_url(base: &url::Url, title: &str, max_results: usize) -> url::Url {
-    let words: Vec<&str> = title
-        .split(|c: char| !c.is_alphanumeric())
-        .filter(|word| !word.is_empty())
-        .take(MAX_TITLE_WORDS)
-        .collect();
-    let mut url = base.clone();
-    url.query_pairs_mut()
-        .append_pair("search_query", &format!("ti:\"{}\"", words.join(" ")))
-        .append_pair("max_results", &max_results.to_string());
-    url
-}
-
-/// One arXiv API response.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Feed {
-    /// The papers, in response order.
-    pub entries: Vec<ArxivEntry>,
-    /// `<opensearch:totalResults>`: every match, not only this page.
-    pub total_results: Option<usize>,
-    /// What arXiv reported instead of papers (e.g. a malformed id), and
-    /// entries whose `<id>` is neither a paper nor an error.
-    pub errors: Vec<String>,
-}
-
-/// One paper of a response.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ArxivEntry {
-    /// `venue` is always `None`: arXiv only knows the free-text journal_ref.
-    pub record: PaperRecord,
-    /// The version described, the latest one: 3 for `2006.09503v3`.
-    pub version: Option<u32>,
-}
 
 #[derive(Debug, thiserror::Error)]
 pub enum ArxivError {
@@ -355,124 +296,6 @@ pub(crate) fn resolve_reference(reference: &BytesRef<'_>) -> Result<String, Stri
         .ok_or_else(|| format!("unknown entity &{};", &**reference))
 }
 
-/// The raw text of one `<entry>`'s elements.
-#[derive(Default)]
-struct EntryFields {
-    id: Option<String>,
-    title: Option<String>,
-    summary: Option<String>,
-    published: Option<String>,
-    updated: Option<String>,
-    authors: Vec<String>,
-    doi: Option<String>,
-    journal_ref: Option<String>,
-    primary_category: Option<String>,
-    categories: Vec<String>,
-}
-
-impl EntryFields {
-    /// Adds the entry to `feed` as a paper or an error. An entry without an
-    /// `<id>` is skipped: the old API answered an unknown id with one.
-    fn finish(self, feed: &mut Feed) {
-        let Some(id_url) = self.id.as_deref().map(str::trim) else {
-            return;
-        };
-        let title = self.title.as_deref().map(normalize_whitespace);
-        let Some((arxiv, version)) = arxiv_id_and_version(id_url) else {
-            let message = if is_error_id(id_url) || title.as_deref() == Some("Error") {
-                self.summary
-                    .as_deref()
-                    .map(normalize_whitespace)
-                    .filter(|summary| !summary.is_empty())
-                    .unwrap_or_else(|| format!("arXiv reported an error: {id_url}"))
-            } else {
-                // Reported rather than dropped: if arXiv changed its id
-                // format, every paper would otherwise vanish silently.
-                format!("entry with an unrecognized id: {id_url:?}")
-            };
-            feed.errors.push(message);
-            return;
-        };
-
-        let published = self.published.as_deref().and_then(day);
-        let year = published
-            .as_deref()
-            .and_then(|date| date.get(..4))
-            .and_then(|year| year.parse().ok());
-        let mut categories: Vec<String> = Vec::new();
-        for category in self.primary_category.into_iter().chain(self.categories) {
-            if !categories.contains(&category) {
-                categories.push(category);
-            }
-        }
-        let record = PaperRecord {
-            title: title.unwrap_or_default(),
-            authors: self
-                .authors
-                .iter()
-                .map(|name| normalize_whitespace(name))
-                .filter(|name| !name.is_empty())
-                .collect(),
-            abstract_text: non_empty(self.summary.as_deref()),
-            published,
-            updated: self.updated.as_deref().and_then(day),
-            venue: None,
-            year,
-            arxiv: Some(arxiv),
-            // The field sometimes holds several DOIs separated by spaces, and
-            // a record has room for one: keep the first well-formed one.
-            doi: self.doi.as_deref().and_then(|dois| {
-                dois.split_whitespace()
-                    .find(|doi| is_doi(doi))
-                    .map(str::to_lowercase)
-            }),
-            categories,
-            journal_ref: non_empty(self.journal_ref.as_deref()),
-        };
-        feed.entries.push(ArxivEntry { record, version });
-    }
-}
-
-/// `("2006.09503", Some(3))` from `http://arxiv.org/abs/2006.09503v3`;
-/// `("hep-th/9901001", Some(1))` from `.../abs/hep-th/9901001v1`.
-fn arxiv_id_and_version(id_url: &str) -> Option<(String, Option<u32>)> {
-    let url = url::Url::parse(id_url).ok()?;
-    let host = url.host_str()?;
-    if !(host == "arxiv.org" || host.ends_with(".arxiv.org")) {
-        return None;
-    }
-    let versioned = url.path().strip_prefix("/abs/")?.trim_end_matches('/');
-    let id = strip_version(versioned);
-    if !is_arxiv_id(id) {
-        return None;
-    }
-    let version = versioned
-        .get(id.len()..)
-        .and_then(|suffix| suffix.strip_prefix('v'))
-        .and_then(|number| number.parse().ok());
-    Some((id.to_string(), version))
-}
-
-/// `http(s)://arxiv.org/api/errors#...`, the id arXiv gives an error entry.
-fn is_error_id(id_url: &str) -> bool {
-    url::Url::parse(id_url).is_ok_and(|url| url.path().starts_with("/api/errors"))
-}
-
-/// `2020-06-16` from `2020-06-16T20:38:43Z`.
-fn day(timestamp: &str) -> Option<String> {
-    let date = timestamp.trim().get(..10)?;
-    let well_formed = date.bytes().enumerate().all(|(i, b)| match i {
-        4 | 7 => b == b'-',
-        _ => b.is_ascii_digit(),
-    });
-    well_formed.then(|| date.to_string())
-}
-
-fn non_empty(text: Option<&str>) -> Option<String> {
-    text.map(normalize_whitespace)
-        .filter(|text| !text.is_empty())
-}
-
 #[cfg(test)]
 mod tests {
     //! The fixtures are fictional papers laid out exactly as the arXiv API
@@ -480,86 +303,14 @@ mod tests {
     //! root, `arxiv:` and `opensearch:` prefixes).
 
     use super::*;
+    use crate::model::paper::PaperRecord;
 
-    const ID_LIST: &str = include_str!("../../tests/fixtures/arxiv/id_list.xml");
+    const ID_LIST: &str = include_str!("../../../tests/fixtures/arxiv/id_list.xml");
     const ERROR_MALFORMED_ID: &str =
-        include_str!("../../tests/fixtures/arxiv/error_malformed_id.xml");
-    const SEARCH_EMPTY: &str = include_str!("../../tests/fixtures/arxiv/search_empty.xml");
-    const TRUNCATED: &str = include_str!("../../tests/fixtures/arxiv/truncated.xml");
-    const UNAVAILABLE_HTML: &str = include_str!("../../tests/fixtures/arxiv/unavailable.html");
-
-    fn base() -> url::Url {
-        url::Url::parse("https://export.arxiv.org/api/query").expect("a valid URL")
-    }
-
-    fn query_value(url: &url::Url, key: &str) -> Option<String> {
-        url.query_pairs()
-            .find(|(k, _)| k == key)
-            .map(|(_, v)| v.into_owned())
-    }
-
-    #[test]
-    fn id_list_url_always_states_max_results() {
-        let ids = vec!["2006.09503".to_string(), "hep-th/9901001".to_string()];
-        let url = id_list_url(&base(), &ids);
-        assert_eq!(
-            query_value(&url, "id_list").as_deref(),
-            Some("2006.09503,hep-th/9901001")
-        );
-        assert_eq!(query_value(&url, "max_results").as_deref(), Some("2"));
-        assert!(
-            url.as_str()
-                .starts_with("https://export.arxiv.org/api/query?")
-        );
-        assert!(
-            url.as_str().contains("2006.09503%2Chep-th%2F9901001"),
-            "{url}"
-        );
-
-        let full: Vec<String> = (0..MAX_IDS_PER_REQUEST)
-            .map(|i| format!("2006.{i:05}"))
-            .collect();
-        let url = id_list_url(&base(), &full);
-        assert_eq!(query_value(&url, "max_results").as_deref(), Some("100"));
-        assert_eq!(
-            query_value(&url, "id_list").map(|list| list.split(',').count()),
-            Some(100)
-        );
-    }
-
-    #[test]
-    fn title_search_url_quotes_the_words_without_punctuation() {
-        let url = title_search_url(
-            &base(),
-            "Memory-Efficient Pipeline-Parallel DNN Training: a \"study\" (v2)",
-            5,
-        );
-        assert_eq!(
-            query_value(&url, "search_query").as_deref(),
-            Some("ti:\"Memory Efficient Pipeline Parallel DNN Training a study v2\"")
-        );
-        assert_eq!(query_value(&url, "max_results").as_deref(), Some("5"));
-        assert!(
-            url.as_str()
-                .contains("search_query=ti%3A%22Memory+Efficient+Pipeline+Parallel"),
-            "{url}"
-        );
-    }
-
-    #[test]
-    fn title_search_url_keeps_at_most_twelve_words() {
-        let title = "one two three four five six seven eight nine ten eleven twelve thirteen";
-        let url = title_search_url(&base(), title, 3);
-        assert_eq!(
-            query_value(&url, "search_query").as_deref(),
-            Some("ti:\"one two three four five six seven eight nine ten eleven twelve\"")
-        );
-        let url = title_search_url(&base(), " -- : ", 3);
-        assert_eq!(
-            query_value(&url, "search_query").as_deref(),
-            Some("ti:\"\"")
-        );
-    }
+        include_str!("../../../tests/fixtures/arxiv/error_malformed_id.xml");
+    const SEARCH_EMPTY: &str = include_str!("../../../tests/fixtures/arxiv/search_empty.xml");
+    const TRUNCATED: &str = include_str!("../../../tests/fixtures/arxiv/truncated.xml");
+    const UNAVAILABLE_HTML: &str = include_str!("../../../tests/fixtures/arxiv/unavailable.html");
 
     #[test]
     fn parses_an_id_list_response() {
@@ -741,55 +492,5 @@ mod tests {
             feed.errors,
             vec!["entry with an unrecognized id: \"https://example.org/papers/42\""]
         );
-    }
-
-    #[test]
-    fn ids_and_versions_from_entry_urls() {
-        let cases = [
-            (
-                "http://arxiv.org/abs/2006.09503v3",
-                Some(("2006.09503", Some(3))),
-            ),
-            (
-                "https://arxiv.org/abs/2006.09503",
-                Some(("2006.09503", None)),
-            ),
-            (
-                "http://arxiv.org/abs/hep-th/9901001v1",
-                Some(("hep-th/9901001", Some(1))),
-            ),
-            (
-                "http://arxiv.org/abs/math.GT/0309136v2",
-                Some(("math.GT/0309136", Some(2))),
-            ),
-            (
-                "http://export.arxiv.org/abs/1604.06174v7",
-                Some(("1604.06174", Some(7))),
-            ),
-            (
-                "http://arxiv.org/api/errors#incorrect_id_format_for_x",
-                None,
-            ),
-            ("http://example.org/abs/2006.09503v3", None),
-            ("http://arxiv.org/abs/not-an-id", None),
-            ("not a url", None),
-        ];
-        for (url, expected) in cases {
-            let got = arxiv_id_and_version(url);
-            let got = got.as_ref().map(|(id, v)| (id.as_str(), *v));
-            assert_eq!(got, expected, "{url}");
-        }
-    }
-
-    #[test]
-    fn dates_are_reduced_to_days() {
-        assert_eq!(day("2020-06-16T20:38:43Z").as_deref(), Some("2020-06-16"));
-        assert_eq!(
-            day(" 2007-10-12T00:00:00-04:00 ").as_deref(),
-            Some("2007-10-12")
-        );
-        assert_eq!(day("2020-06"), None);
-        assert_eq!(day("June 2020, 16"), None);
-        assert_eq!(day("2020-06-1é"), None);
     }
 }

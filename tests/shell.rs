@@ -152,7 +152,7 @@ fn search_help_names_every_query_field() {
     let run = Fixture::new().run(["search", "--help"]).success();
     let help = run.stdout();
     let names = distml_search::search::understand::fields::FIELD_NAMES;
-    assert_eq!(fields_listed(&help), names, "{help}");
+    assert_eq!(fields_listed(help), names, "{help}");
 }
 
 #[test]

@@ -10,7 +10,8 @@ use std::ops::Bound;
 use tantivy::Term;
 use tantivy::query::{BooleanQuery, ConstScoreQuery, InvertedIndexRangeQuery, Occur, RangeQuery};
 
-use super::words::{field_query, holding_tag};
+use super::tags::holding_tag;
+use super::words::field_query;
 use super::{Compilation, Context, Mode, Q};
 use crate::catalog::{slugify, squash};
 use crate::error::Error;

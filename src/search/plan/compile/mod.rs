@@ -8,9 +8,11 @@
 mod enumeration;
 mod filters;
 mod implied;
+mod names;
 mod negation;
 mod scattered;
 mod spelling;
+mod tags;
 mod title_words;
 mod words;
 

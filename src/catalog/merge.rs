@@ -211,11 +211,11 @@ pub(super) fn merge_onto(
                 line: imported.line,
                 outcome: Outcome::Add,
                 reason: None,
-                title: imported.title.clone(),
-                url: imported.url.clone(),
+                title: imported.work.title.clone(),
+                url: imported.work.url.clone(),
                 id: None,
             };
-            match works.find(&imported.url, &imported.title) {
+            match works.find(&imported.work.url, &imported.work.title) {
                 Some(Ok((known, why))) => {
                     item.outcome = match known.line {
                         None => {
@@ -242,21 +242,21 @@ pub(super) fn merge_onto(
                         known.title
                     ));
                 }
-                None if url_refusal(&imported.url).is_some() => {
-                    let why = url_refusal(&imported.url).unwrap_or_default();
+                None if url_refusal(&imported.work.url).is_some() => {
+                    let why = url_refusal(&imported.work.url).unwrap_or_default();
                     item.outcome = Outcome::Skipped;
                     item.reason = Some(format!("its link is no web page ({why})"));
                 }
                 None => {
                     let name = existing.map_or(section.name.as_str(), |s| s.name.as_str());
                     // A year `check` would refuse is left out (and out of the id).
-                    let refused = imported.year.and_then(year_refusal);
+                    let refused = imported.work.year.and_then(year_refusal);
                     if let Some(why) = &refused {
                         report
                             .notes
                             .push((imported.line, format!("{why}: left out")));
                     }
-                    let year = imported.year.filter(|_| refused.is_none());
+                    let year = imported.work.year.filter(|_| refused.is_none());
                     let (entry, listing) = new_entry(imported, year, name, &mut ids);
                     works.insert(
                         &entry.url,
@@ -366,18 +366,21 @@ fn new_entry(
     section: &str,
     ids: &mut HashSet<String>,
 ) -> (Entry, Listing) {
-    let id = unique_id(&propose_id(&imported.title, imported.kind, year), ids);
+    let id = unique_id(
+        &propose_id(&imported.work.title, imported.work.kind, year),
+        ids,
+    );
     let entry = Entry {
         id,
-        kind: imported.kind,
-        title: imported.title.clone(),
-        url: imported.url.clone(),
-        authors: imported.authors.clone(),
-        et_al: imported.et_al,
-        venue: imported.venue.clone(),
+        kind: imported.work.kind,
+        title: imported.work.title.clone(),
+        url: imported.work.url.clone(),
+        authors: imported.work.authors.clone(),
+        et_al: imported.work.et_al,
+        venue: imported.work.venue.clone(),
         year,
-        arxiv: ident::arxiv_from_url(&imported.url),
-        doi: ident::doi_from_url(&imported.url),
+        arxiv: ident::arxiv_from_url(&imported.work.url),
+        doi: ident::doi_from_url(&imported.work.url),
         tags: Vec::new(),
         uses: Vec::new(),
         project: None,
@@ -387,8 +390,8 @@ fn new_entry(
     };
     let listing = Listing {
         draft: true,
-        links: imported.links.clone(),
-        description: imported.description.clone(),
+        links: imported.work.links.clone(),
+        description: imported.work.description.clone(),
     };
     (entry, listing)
 }

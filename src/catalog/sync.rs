@@ -140,8 +140,8 @@ fn items(list: &ImportedList) -> Vec<Item<'_>> {
         .map(|(section, entry)| Item {
             entry,
             section,
-            url: url_key(&entry.url),
-            title: normalize_title(&entry.title),
+            url: url_key(&entry.work.url),
+            title: normalize_title(&entry.work.title),
         })
         .collect()
 }
@@ -159,7 +159,7 @@ fn pair(old: &[Item], new: &[Item]) -> Vec<Option<usize>> {
     let passes: [&Same; 3] = [
         &|o, n| o.url == n.url && o.title == n.title,
         &|o, n| o.url == n.url,
-        &|o, n| title_key(&o.entry.title).is_some() && o.title == n.title,
+        &|o, n| title_key(&o.entry.work.title).is_some() && o.title == n.title,
     ];
     for same in passes {
         for (n, item) in new.iter().enumerate() {
@@ -212,12 +212,12 @@ struct Stated<'a> {
 impl Stated<'_> {
     fn of_item(item: &ImportedEntry) -> Stated<'_> {
         Stated {
-            title: &item.title,
-            url: &item.url,
-            authors: &item.authors,
-            et_al: item.et_al,
-            venue: item.venue.as_deref(),
-            year: item.year,
+            title: &item.work.title,
+            url: &item.work.url,
+            authors: &item.work.authors,
+            et_al: item.work.et_al,
+            venue: item.work.venue.as_deref(),
+            year: item.work.year,
         }
     }
 
@@ -252,31 +252,31 @@ fn take(kind: ChangeKind, item: &ImportedEntry, entry: &mut Entry, edits: &mut E
     let text = |s: &Option<String>| FieldValue::Text(s.clone());
     match kind {
         ChangeKind::Retitled => {
-            entry.title = item.title.clone();
-            edits.push(("title", FieldValue::Text(Some(item.title.clone()))));
+            entry.title = item.work.title.clone();
+            edits.push(("title", FieldValue::Text(Some(item.work.title.clone()))));
         }
         ChangeKind::UrlChanged => {
             // Identifiers are the ones the URL carries (check insists).
-            entry.url = item.url.clone();
-            entry.arxiv = ident::arxiv_from_url(&item.url);
-            entry.doi = ident::doi_from_url(&item.url);
-            edits.push(("url", FieldValue::Text(Some(item.url.clone()))));
+            entry.url = item.work.url.clone();
+            entry.arxiv = ident::arxiv_from_url(&item.work.url);
+            entry.doi = ident::doi_from_url(&item.work.url);
+            edits.push(("url", FieldValue::Text(Some(item.work.url.clone()))));
             edits.push(("arxiv", text(&entry.arxiv)));
             edits.push(("doi", text(&entry.doi)));
         }
         ChangeKind::AuthorsChanged => {
-            entry.authors = item.authors.clone();
-            entry.et_al = item.et_al;
-            edits.push(("authors", FieldValue::Texts(item.authors.clone())));
-            edits.push(("et_al", FieldValue::Flag(item.et_al)));
+            entry.authors = item.work.authors.clone();
+            entry.et_al = item.work.et_al;
+            edits.push(("authors", FieldValue::Texts(item.work.authors.clone())));
+            edits.push(("et_al", FieldValue::Flag(item.work.et_al)));
         }
         ChangeKind::VenueChanged => {
-            entry.venue = item.venue.clone();
-            edits.push(("venue", text(&item.venue)));
+            entry.venue = item.work.venue.clone();
+            edits.push(("venue", text(&item.work.venue)));
         }
         ChangeKind::YearChanged => {
-            entry.year = item.year;
-            edits.push(("year", FieldValue::Integer(item.year)));
+            entry.year = item.work.year;
+            edits.push(("year", FieldValue::Integer(item.work.year)));
         }
         ChangeKind::New | ChangeKind::Removed => {}
     }
@@ -296,9 +296,9 @@ fn refusal(
     allow_emptied: bool,
 ) -> Option<String> {
     let emptied = match kind {
-        ChangeKind::AuthorsChanged => item.authors.is_empty() && !entry.authors.is_empty(),
-        ChangeKind::VenueChanged => item.venue.is_none(),
-        ChangeKind::YearChanged => item.year.is_none(),
+        ChangeKind::AuthorsChanged => item.work.authors.is_empty() && !entry.authors.is_empty(),
+        ChangeKind::VenueChanged => item.work.venue.is_none(),
+        ChangeKind::YearChanged => item.work.year.is_none(),
         _ => false,
     };
     if emptied {
@@ -323,13 +323,13 @@ fn refusal(
             .map(|e| e.id.clone())
     };
     match kind {
-        ChangeKind::UrlChanged => url_refusal(&item.url).or_else(|| {
-            let owner = url_owner(catalog, &item.url, &entry.id)?;
+        ChangeKind::UrlChanged => url_refusal(&item.work.url).or_else(|| {
+            let owner = url_owner(catalog, &item.work.url, &entry.id)?;
             Some(format!("it is already the url of `{owner}`"))
         }),
-        ChangeKind::YearChanged => item.year.and_then(year_refusal),
+        ChangeKind::YearChanged => item.work.year.and_then(year_refusal),
         ChangeKind::Retitled => {
-            let key = title_key(&item.title)?;
+            let key = title_key(&item.work.title)?;
             let owner = owner(&|e| title_key(&e.title).as_ref() == Some(&key))?;
             Some(format!("it is already the title of `{owner}`"))
         }

@@ -545,15 +545,7 @@ fn skip(raw: &RawItem, reason: String) -> SkippedItem {
 
 fn entry(fields: Fields, raw: &RawItem) -> ImportedEntry {
     ImportedEntry {
-        kind: fields.kind,
-        title: fields.title,
-        url: fields.url,
-        links: fields.links,
-        authors: fields.authors,
-        et_al: fields.et_al,
-        venue: fields.venue,
-        year: fields.year,
-        description: fields.description,
+        work: fields,
         line: raw.line,
         span: raw.span.clone(),
         table_row: raw.table_row,
@@ -602,25 +594,25 @@ mod tests {
         assert_eq!(names, [("Projects", None), ("Pipelines", Some("Papers"))]);
         let tool = &list.sections[0].entries[0];
         assert_eq!(
-            (tool.kind, tool.url.as_str()),
+            (tool.work.kind, tool.work.url.as_str()),
             (Kind::Project, "https://www.tool.org")
         );
         assert_eq!(tool.line, 10);
         let papers = &list.sections[1].entries;
         assert_eq!(papers.len(), 5);
-        assert_eq!(papers[0].authors, ["Yanping Huang"]);
-        assert!(papers[0].et_al);
+        assert_eq!(papers[0].work.authors, ["Yanping Huang"]);
+        assert!(papers[0].work.et_al);
         assert_eq!(
-            (papers[0].venue.as_deref(), papers[0].year),
+            (papers[0].work.venue.as_deref(), papers[0].work.year),
             (Some("NeurIPS"), Some(2019))
         );
-        assert_eq!(papers[1].title, "Unity: Joint [Optimization]");
-        assert_eq!(papers[1].authors, ["Colin Unger", "Zhihao Jia"]);
-        assert_eq!(papers[2].authors, ["Peng Liang"]);
-        assert!(!papers[2].et_al);
-        assert_eq!(papers[3].authors, ["Chunyang Wang"]);
+        assert_eq!(papers[1].work.title, "Unity: Joint [Optimization]");
+        assert_eq!(papers[1].work.authors, ["Colin Unger", "Zhihao Jia"]);
+        assert_eq!(papers[2].work.authors, ["Peng Liang"]);
+        assert!(!papers[2].work.et_al);
+        assert_eq!(papers[3].work.authors, ["Chunyang Wang"]);
         assert_eq!(
-            (papers[4].venue.as_deref(), papers[4].year),
+            (papers[4].work.venue.as_deref(), papers[4].work.year),
             (Some("NeurIPS Workshop"), Some(2023))
         );
     }

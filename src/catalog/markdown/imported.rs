@@ -2,21 +2,12 @@
 
 use std::ops::Range;
 
-use crate::catalog::Kind;
+use super::item::Fields;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ImportedEntry {
-    pub kind: Kind,
-    pub title: String,
-    pub url: String,
-    /// Extra links by what they are: ("code", url), ("slides", url).
-    pub links: Vec<(String, String)>,
-    pub authors: Vec<String>,
-    pub et_al: bool,
-    pub venue: Option<String>,
-    pub year: Option<i64>,
-    /// The list's own words about the work that are not authors or venue.
-    pub description: Option<String>,
+    /// What the item says about the work.
+    pub work: Fields,
     /// 1-based line of the list item, for reports.
     pub line: usize,
     /// The bytes of the item in the list (see

@@ -132,12 +132,12 @@ impl ListLayout {
 
 /// Whether the catalog still says what the list's item said.
 fn unchanged(entry: &Entry, imported: &ImportedEntry) -> bool {
-    entry.title == imported.title
-        && entry.url == imported.url
-        && entry.authors == imported.authors
-        && entry.et_al == imported.et_al
-        && entry.venue == imported.venue
-        && entry.year == imported.year
+    entry.title == imported.work.title
+        && entry.url == imported.work.url
+        && entry.authors == imported.work.authors
+        && entry.et_al == imported.work.et_al
+        && entry.venue == imported.work.venue
+        && entry.year == imported.work.year
 }
 
 /// The new text of a changed entry's item: a list item rendered anew at its
@@ -145,9 +145,9 @@ fn unchanged(entry: &Entry, imported: &ImportedEntry) -> bool {
 fn changed(text: &str, imported: &ImportedEntry, entry: &Entry) -> String {
     let old = &text[imported.span.clone()];
     if imported.table_row {
-        let replaced =
-            old.replacen(&imported.title, &entry.title, 1)
-                .replacen(&imported.url, &entry.url, 1);
+        let replaced = old
+            .replacen(&imported.work.title, &entry.title, 1)
+            .replacen(&imported.work.url, &entry.url, 1);
         return replaced;
     }
     // The item's own spacing after it (a newline, a blank line) stays.

@@ -12,7 +12,7 @@
 use tantivy::query::{EnableScoring, Explanation, Query, Scorer, Weight};
 use tantivy::{DocId, DocSet, Score, SegmentReader, TERMINATED, Term};
 
-/// What marks a factor in an explanation (see `explain.rs`).
+/// What marks a factor in an explanation (see `present/explain.rs`).
 pub const SCALE_MARK: &str = "⟨scale⟩ ";
 
 #[derive(Debug)]

@@ -1,6 +1,6 @@
 //! `--explain`: why a hit scored what it did. Read as a few lines, one per
 //! labelled clause that matched (its field, its terms and its weight, see
-//! `labelled.rs`), largest first; `--explain=raw` prints tantivy's whole
+//! `plan/labelled.rs`), largest first; `--explain=raw` prints tantivy's whole
 //! tree instead.
 
 use tantivy::DocAddress;

@@ -8,7 +8,7 @@
 //! inference"), and so do words that are a section's name of two or more
 //! words that is not a technique's ("memory efficient training"; the words
 //! still count as words). Compiled, a boost scores its works on its own and
-//! multiplies the scores of the words beside it (see `scaled.rs`).
+//! multiplies the scores of the words beside it (see `plan/scaled.rs`).
 //! "Recent" (or "latest", "newest") is a boost of the catalog's newest
 //! [`RECENT_YEARS`] years.
 

@@ -1,5 +1,5 @@
 //! Ranking weights, in one place. The defaults are tuned on the relevance set
-//! (`tests/fixtures/relevance.txt`); a catalog may override any of them in
+//! (`tests/fixtures/relevance.tsv`); a catalog may override any of them in
 //! `ranking.toml`, which is how tuning experiments are run.
 
 use std::path::Path;

@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """Graded relevance of a distml-search binary on the shipped catalog, by kind,
-on the tuning half and the held-out half (the split of tests/relevance.rs).
+on the tuning half and the held-out half of tests/fixtures/relevance.tsv.
 
     python3 bench/relevance.py [BINARY] [--catalog DIR] [--ranking "key = value; ..."]
-                               [--abstracts] [--half tuning|held-out] [-v]
+                               [--abstracts] [--half tuning|held-out] [--set NAME]
+                               [--judgments FILE] [-v]
 
 BINARY defaults to target/release/distml-search. --ranking writes a
 ranking.toml into a copy of the catalog, to compare weights; tune on the
@@ -14,9 +15,10 @@ entry's own title and note followed by the notes of three other entries
 drawn at random (seed 7), which stand for the incidental words a real
 abstract holds. --half runs one half alone (bench/tune.py searches weights
 on the tuning half without reading the other). -v prints every query with
-its nDCG and top three. --judgments FILE judges FILE's queries instead (the
-same format), all in one column: a set written later, such as
-tests/fixtures/relevance-fresh.txt.
+its nDCG and top three. --set NAME scores another set of the judgments
+instead, all in one column (`fresh`, `sixteenth`, `regression`, ...);
+--judgments FILE reads FILE instead of tests/fixtures/relevance.tsv (the
+same format: a set not yet merged into it).
 """
 import argparse, json, math, os, random, re, shutil, subprocess, tempfile
 from collections import defaultdict
@@ -28,18 +30,20 @@ parser.add_argument("--catalog", default=os.path.join(root, "catalog"))
 parser.add_argument("--ranking")
 parser.add_argument("--abstracts", action="store_true")
 parser.add_argument("--half", choices=["tuning", "held-out"])
-parser.add_argument("--judgments")
+parser.add_argument("--set", default="graded", metavar="NAME")
+parser.add_argument("--judgments", metavar="FILE", default=os.path.join(root, "tests", "fixtures", "relevance.tsv"))
 parser.add_argument("-v", action="store_true")
 args = parser.parse_args()
 
-judged, seen = [], defaultdict(int)
-judgments = args.judgments or os.path.join(root, "tests", "fixtures", "relevance-graded.txt")
-for line in open(judgments):
-    if line.strip() and not line.startswith("#"):
-        kind, query, ids = (p.strip() for p in line.split(" | ", 2))
-        grades = {g.split("=")[0]: int(g.split("=")[1]) for g in ids.split()}
-        judged.append((kind, query, grades, not args.judgments and seen[kind] % 2 == 1))
-        seen[kind] += 1
+# Columns set, split, kind, query, judgments, under `#` lines and a header.
+rows = [l.rstrip("\n").split("\t") for l in open(args.judgments) if not l.startswith("#")][1:]
+judged = [(kind, query, {g.split("=")[0]: int(g.split("=")[1]) for g in ids.split()}, split == "held-out")
+          for name, split, kind, query, ids in rows if name == args.set]
+if not judged:
+    parser.error(f"no set {args.set!r} in {args.judgments}")
+halves = any(held for *_, held in judged)
+if args.half and not halves:
+    parser.error(f"the {args.set} set has no halves")
 
 def write_stand_in_abstracts(catalog):
     import tomllib
@@ -82,10 +86,10 @@ with tempfile.TemporaryDirectory() as tmp:
         recall = sum(1 for g in gains if g) / min(len(grades), 10)
         if args.v:
             print(f"{'H' if held else 'T'} {ndcg:.2f} {kind:<10} {query:<50} {' '.join(ranked[:3])}")
-        for k in ("all", kind):
+        for k in ("all",) if kind == "-" else ("all", kind):
             t = table[(k, held)]
             t[0] += ndcg; t[1] += rr; t[2] += recall; t[3] += 1
-    first = f"{os.path.basename(args.judgments)}: nDCG MRR R@10 (n)" if args.judgments else "tuning: nDCG MRR R@10 (n)"
+    first = "tuning: nDCG MRR R@10 (n)" if halves else f"{args.set}: nDCG MRR R@10 (n)"
     print(f"{'':<10} {first:>27}   {'held out: nDCG MRR R@10 (n)':>27}")
     for kind in sorted({k for k, _ in table}, key=lambda k: (k != "all", k)):
         row = lambda h: (lambda t: f"{t[0]/t[3]:.3f} {t[1]/t[3]:.3f} {t[2]/t[3]:.3f} ({t[3]:>3})" if t[3] else "-")(table[(kind, h)])

@@ -6,7 +6,7 @@
 use std::fmt::Display;
 use std::io::Write;
 
-use crate::render::text::inert;
+use crate::inert::inert;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Level {

@@ -20,6 +20,7 @@ mod health;
 mod ident;
 mod inbox;
 pub mod index;
+mod inert;
 pub mod ingest;
 pub mod locations;
 mod manual;

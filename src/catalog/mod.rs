@@ -339,12 +339,6 @@ fn work_name(title: &str) -> Option<&str> {
     }
 }
 
-/// A Unicode bidirectional control (an override, embedding, isolate or
-/// mark): it can reorder what follows it on a reader's screen.
-pub fn is_bidi_control(c: char) -> bool {
-    matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{200E}' | '\u{200F}' | '\u{061C}')
-}
-
 /// Lower-case letters and digits only: how technique names are compared, so
 /// that "all-reduce", "all reduce" and "AllReduce" agree.
 pub fn squash(text: &str) -> String {

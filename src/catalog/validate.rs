@@ -411,7 +411,7 @@ fn character_advice(catalog: &Catalog) -> Vec<Problem> {
         for (field, texts, location) in fields {
             let allowed = |c: char| field == "note" && matches!(c, '\n' | '\t');
             let Some(c) = (texts.iter().flat_map(|t| t.chars()))
-                .find(|&c| (c.is_control() && !allowed(c)) || super::is_bidi_control(c))
+                .find(|&c| (c.is_control() && !allowed(c)) || crate::inert::is_bidi_control(c))
             else {
                 continue;
             };

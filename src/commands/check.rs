@@ -14,9 +14,10 @@ use crate::health::{
     apply::{Fix, planned},
 };
 use crate::ident::arxiv_from_url;
+use crate::inert::{inert, inert_json};
 use crate::locations::{CatalogSource, Locations};
 use crate::model::metadata::{Cache, FoundBy, IdKind, Identifier};
-use crate::render::text::{count, inert, inert_json};
+use crate::render::text::count;
 
 /// Returns whether the catalog is free of problems.
 pub fn run(locations: &Locations, out: &mut dyn Write, err: &mut dyn Write) -> Result<bool, Error> {

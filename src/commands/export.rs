@@ -57,7 +57,7 @@ fn write_out(args: &ExportArgs, text: &str, out: &mut dyn Write) -> Result<(), E
     match &args.output {
         Some(path) => write_atomic(path, text.as_bytes()),
         None if std::io::stdout().is_terminal() => out
-            .write_all(crate::render::text::inert_lines(text).as_bytes())
+            .write_all(crate::inert::inert_lines(text).as_bytes())
             .map_err(Error::output),
         None => out.write_all(text.as_bytes()).map_err(Error::output),
     }
@@ -88,7 +88,7 @@ fn export_documents(
             if let serde_json::Value::Object(map) = &mut value {
                 map.insert("abstract".into(), serde_json::json!(record.abstract_text));
             }
-            let line = crate::render::text::inert_json(value.to_string());
+            let line = crate::inert::inert_json(value.to_string());
             writeln!(target, "{line}").map_err(|e| Error::io("<output>", e))?;
         }
     }

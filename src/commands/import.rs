@@ -13,8 +13,9 @@ use crate::cli::ImportArgs;
 use crate::diagnostic;
 use crate::error::Error;
 use crate::index::IndexDir;
+use crate::inert::{inert, inert_json};
 use crate::locations::{CatalogSource, Locations, builtin_files};
-use crate::render::text::{count, inert, inert_json};
+use crate::render::text::count;
 use crate::snapshot::{ImportOptions, import_snapshot};
 
 pub fn run(

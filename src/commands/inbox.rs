@@ -17,13 +17,14 @@ use crate::ident;
 use crate::inbox::accept::{self, Decision};
 use crate::inbox::{Belongs, Candidate, DEFAULT_LIMIT, Learned, Listed, Rejected, ranked};
 use crate::index::{Fields, day_number, id_query};
+use crate::inert::{inert, inert_json};
 use crate::locations::Locations;
 use crate::model::metadata::Cache;
 use crate::model::{Collection, Record, arxiv_record_id};
 use crate::ready::read_healing;
 use crate::render::Style;
 use crate::render::json::candidate_value;
-use crate::render::text::{count, inert, inert_json, wrap, wrap_words};
+use crate::render::text::{count, wrap, wrap_words};
 
 /// Returns whether there was a candidate to show (or an action was done).
 pub fn run(

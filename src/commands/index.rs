@@ -6,10 +6,11 @@ use crate::cli::IndexArgs;
 use crate::diagnostic;
 use crate::error::Error;
 use crate::index::{IndexDir, fingerprint, rebuild_keeping};
+use crate::inert::inert;
 use crate::ingest::{IngestConfig, Report, ingest};
 use crate::locations::Locations;
 use crate::ready::load_valid_catalog;
-use crate::render::text::{count, inert};
+use crate::render::text::count;
 
 pub fn run(
     locations: &Locations,

@@ -5,13 +5,13 @@ use std::io::Write;
 use super::search::{filters, search_catalog};
 use crate::cli::{CollectionArg, Format, ListArgs};
 use crate::error::Error;
+use crate::inert::{inert, inert_json};
 use crate::locations::Locations;
 use crate::model::{Collection, Record};
 use crate::ready::read_healing;
 use crate::render::Style;
 use crate::render::json::record_value;
 use crate::render::table::byline;
-use crate::render::text::{inert, inert_json};
 use crate::search::{Filter, Mode, Origin, SearchRequest};
 
 /// Returns whether any entry was listed.

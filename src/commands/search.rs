@@ -7,11 +7,12 @@ use crate::cli::{FilterArgs, Format, MAX_LIMIT, SearchArgs, SimilarArgs};
 use crate::diagnostic;
 use crate::error::Error;
 use crate::index::OpenIndex;
+use crate::inert::inert;
 use crate::locations::Locations;
 use crate::named::known_id;
 use crate::ready::read_healing;
 use crate::render::notes::corrections_line;
-use crate::render::text::{count, inert};
+use crate::render::text::count;
 use crate::render::{Style, json, table};
 use crate::search::{
     Boosts, Expansion, Filter, Hit, Origin, SearchOutcome, SearchRequest, search, similar,

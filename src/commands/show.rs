@@ -6,6 +6,7 @@ use crate::catalog::Entry;
 use crate::cli::{Format, ShowArgs};
 use crate::error::Error;
 use crate::index::{Fields, IndexDir};
+use crate::inert::{inert, inert_json};
 use crate::locations::Locations;
 use crate::model::Record;
 use crate::model::metadata::{CachedEntry, Candidate, FoundBy, Identifier};
@@ -13,7 +14,7 @@ use crate::named::{Shown, find};
 use crate::ready::load_valid_catalog;
 use crate::render::Style;
 use crate::render::json::shown_value;
-use crate::render::text::{inert, inert_json, wrap, wrap_words};
+use crate::render::text::{wrap, wrap_words};
 
 pub fn run(
     locations: &Locations,

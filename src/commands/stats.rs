@@ -11,11 +11,12 @@ use crate::cli::StatsArgs;
 use crate::error::Error;
 use crate::fsutil::dir_size;
 use crate::index::IndexDir;
+use crate::inert::{inert, inert_json};
 use crate::locations::Locations;
 use crate::model::Collection;
 use crate::model::metadata::Cache;
 use crate::ready::load_valid_catalog;
-use crate::render::text::{count, inert, inert_json};
+use crate::render::text::count;
 
 /// What the current index holds, without building one.
 enum IndexState {

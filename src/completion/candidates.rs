@@ -7,10 +7,11 @@ use std::sync::OnceLock;
 
 use clap_complete::CompletionCandidate;
 
-use crate::catalog::{Catalog, is_bidi_control};
+use crate::catalog::Catalog;
 use crate::environment;
+use crate::inert::inert;
+use crate::inert::is_bidi_control;
 use crate::locations::Locations;
-use crate::render::text::inert;
 
 /// Candidates drawn from the catalog the command line would read when no
 /// `--catalog` is typed; none when it cannot be read.

@@ -3,8 +3,8 @@
 
 use std::fmt::Write;
 
-use super::text::inert;
 use super::venue::{self, Genre};
+use crate::inert::inert;
 use crate::model::{Kind, Record};
 
 const KEY_STOP_WORDS: &[&str] = &[

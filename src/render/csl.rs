@@ -10,8 +10,8 @@
 use serde::Serialize;
 
 use super::names;
-use super::text::inert;
 use super::venue::{self, Genre};
+use crate::inert::inert;
 use crate::model::Record;
 
 #[derive(Serialize)]

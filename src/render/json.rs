@@ -55,7 +55,7 @@ fn snippet_value(snippet: Option<&Snippet>) -> Value {
 }
 
 pub fn hit_line(hit: &Hit) -> String {
-    crate::render::text::inert_json(hit_value(hit).to_string())
+    crate::inert::inert_json(hit_value(hit).to_string())
 }
 
 /// A hit as `search --json` prints it (and the web API answers it).

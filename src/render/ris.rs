@@ -6,8 +6,8 @@
 use std::fmt::Write;
 
 use super::names;
-use super::text::inert;
 use super::venue::{self, Genre};
+use crate::inert::inert;
 use crate::model::Record;
 
 /// The records, each ending with its `ER` line, a blank line between two.

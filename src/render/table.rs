@@ -12,7 +12,8 @@
 use std::fmt::Write;
 
 use super::Style;
-use super::text::{inert, wrap, wrap_words};
+use super::text::{wrap, wrap_words};
+use crate::inert::inert;
 use crate::model::{Kind, Record};
 use crate::search::{Hit, Snippet, SnippetField};
 

@@ -4,8 +4,8 @@ use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 use super::HttpClient;
-use super::error::FetchError;
 use super::hosts::{Gone, Host};
+use crate::error::FetchError;
 
 impl HttpClient {
     /// Marks the host unreachable for the rest of the run: requests queued

@@ -3,7 +3,7 @@
 use std::fmt::Write as _;
 use std::time::Duration;
 
-use super::error::FetchError;
+use crate::error::FetchError;
 
 /// The environment variable that overrides the per-request timeout.
 pub(crate) const TIMEOUT_ENV: &str = crate::environment::HTTP_TIMEOUT_MS;

@@ -9,7 +9,7 @@ use tokio::sync::{Notify, OwnedSemaphorePermit, Semaphore};
 use tokio::time::Instant;
 use url::Url;
 
-use super::error::FetchError;
+use crate::error::FetchError;
 
 /// Limits for one host. Unknown hosts get the [`Default`]: two requests in
 /// flight, no spacing.

@@ -20,14 +20,13 @@ use super::status::{Meaning, meaning};
 
 mod budget;
 mod config;
-mod error;
 mod hosts;
 mod probe;
 mod retry;
 
+pub use crate::error::FetchError;
+pub(crate) use crate::error::redact;
 pub use config::{HttpConfig, user_agent};
-pub use error::FetchError;
-pub(crate) use error::redact;
 use hosts::{Host, lock, retry_after};
 pub use hosts::{HostPolicy, host_key};
 pub use probe::{Probe, ProbeMethod};

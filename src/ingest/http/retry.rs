@@ -6,9 +6,9 @@ use std::time::Duration;
 use tokio::time::Instant;
 use url::Url;
 
-use super::error::{FetchError, redact};
 use super::hosts::{Gone, check_reachable, host_key};
 use super::{HttpClient, Outcome};
+use crate::error::{FetchError, redact};
 
 impl HttpClient {
     /// Sends `attempt` until it is done, under the host's limits, retrying

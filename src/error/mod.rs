@@ -1,6 +1,11 @@
 //! The crate's error type: each variant carries what the user needs to act.
 
+mod fetch;
+
 use std::path::{Path, PathBuf};
+
+pub use fetch::FetchError;
+pub(crate) use fetch::redact;
 
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
@@ -29,7 +34,7 @@ pub enum Error {
     Query(String),
     /// A fetch that failed, with its cause.
     #[error(transparent)]
-    Fetch(#[from] crate::ingest::http::FetchError),
+    Fetch(#[from] FetchError),
     /// An OAI-PMH endpoint that answered a harvest's request with an HTTP
     /// error status.
     #[error("GET {url} returned HTTP {status}: is DISTML_OAI_API an OAI-PMH endpoint?")]

@@ -4,14 +4,11 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::catalog::{Catalog, Problem, SourceFile, load_dir, load_files};
+use crate::catalog::builtin::{BUILTIN_CATALOG, builtin_file, builtin_files};
+use crate::catalog::{Catalog, Problem, load_dir, load_files};
 use crate::error::Error;
 use crate::fsutil::read_regular_file;
 use crate::model::metadata::{CACHE_FILE, Cache};
-
-mod builtin {
-    include!(concat!(env!("OUT_DIR"), "/builtin_catalog.rs"));
-}
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum CatalogSource {
@@ -91,7 +88,7 @@ impl Locations {
                     Some(path) => read_regular_file(&path)?,
                     None => None,
                 };
-                let mut inputs: Vec<(String, Vec<u8>)> = builtin::BUILTIN_CATALOG
+                let mut inputs: Vec<(String, Vec<u8>)> = BUILTIN_CATALOG
                     .iter()
                     .filter(|(name, _)| user_metadata.is_none() || *name != CACHE_FILE)
                     .map(|(name, text)| (name.to_string(), text.as_bytes().to_vec()))
@@ -158,21 +155,4 @@ impl Locations {
             },
         }
     }
-}
-
-/// The shipped catalog's TOML files, named as if they were in `<built-in>/`.
-pub fn builtin_files() -> Vec<SourceFile> {
-    builtin::BUILTIN_CATALOG
-        .iter()
-        .filter(|(name, _)| name.ends_with(".toml"))
-        .map(|(name, text)| SourceFile::new(Path::new("<built-in>").join(name), text.to_string()))
-        .collect()
-}
-
-/// A built-in file's contents by name (such as `metadata.json`).
-pub fn builtin_file(name: &str) -> Option<&'static str> {
-    builtin::BUILTIN_CATALOG
-        .iter()
-        .find(|(n, _)| *n == name)
-        .map(|(_, text)| *text)
 }

@@ -7,7 +7,7 @@ use std::sync::OnceLock;
 use distml_search::catalog::{Catalog, load_files};
 use distml_search::index::{IndexDir, OpenIndex, fingerprint, rebuild};
 use distml_search::model::metadata::Cache;
-use distml_search::locations::builtin_files;
+use distml_search::catalog::builtin::builtin_files;
 use distml_search::search::{Boosts, ExplainStyle, Filter, Mode, Origin, SearchRequest, search};
 use libfuzzer_sys::fuzz_target;
 

@@ -8,7 +8,7 @@ use std::sync::OnceLock;
 use distml_search::catalog::{Catalog, load_files};
 use distml_search::index::{IndexDir, OpenIndex};
 use distml_search::model::metadata::Cache;
-use distml_search::locations::builtin_files;
+use distml_search::catalog::builtin::builtin_files;
 use distml_search::search::{Boosts, Mode, SearchRequest, search};
 use distml_search::snapshot::{ImportOptions, import_snapshot};
 use libfuzzer_sys::fuzz_target;

@@ -327,7 +327,7 @@ pub(super) fn merge_onto(
     if !report.added.is_empty()
         && catalog.vocabulary.is_empty()
         && !tags.exists()
-        && let Some(text) = crate::locations::builtin_file(TAGS_FILE)
+        && let Some(text) = crate::catalog::builtin::builtin_file(TAGS_FILE)
     {
         report.vocabulary = Some(tags.clone());
         writes.push((tags, text.to_string()));

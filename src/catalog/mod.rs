@@ -2,6 +2,7 @@
 //! tag vocabulary. Loading and validation live here; nothing here touches the
 //! network or the index.
 
+pub mod builtin;
 mod edit;
 pub mod guard;
 pub(crate) mod identity;

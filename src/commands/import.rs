@@ -4,6 +4,7 @@
 use std::io::{Read, Write};
 use std::path::Path;
 
+use crate::catalog::builtin::builtin_files;
 use crate::catalog::markdown::{ListLayout, parse_list};
 use crate::catalog::{
     Catalog, Change, ChangeKind, ItemReport, LIST_FILE, MergeReport, Outcome, Shown, load_dir,
@@ -14,7 +15,7 @@ use crate::diagnostic;
 use crate::error::Error;
 use crate::index::IndexDir;
 use crate::inert::{inert, inert_json};
-use crate::locations::{CatalogSource, Locations, builtin_files};
+use crate::locations::{CatalogSource, Locations};
 use crate::render::text::count;
 use crate::snapshot::{ImportOptions, import_snapshot};
 

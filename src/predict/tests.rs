@@ -231,7 +231,7 @@ fn micro_scores_sum_over_entries() {
 
 /// The shipped catalog (its vocabulary and curated entries), with no cache.
 fn shipped() -> Catalog {
-    let (catalog, problems) = load_files(&crate::locations::builtin_files());
+    let (catalog, problems) = load_files(&crate::catalog::builtin::builtin_files());
     assert!(problems.is_empty(), "{problems:?}");
     catalog
 }

@@ -8,9 +8,9 @@ use tantivy::query::Query;
 use tantivy::{DocAddress, Searcher};
 
 use super::{Compiled, Context, Mode, compile};
+use crate::catalog::builtin::{builtin_file, builtin_files};
 use crate::catalog::{Catalog, load_files};
 use crate::index::{Fields, IndexDir, OpenIndex, fingerprint, rebuild};
-use crate::locations::{builtin_file, builtin_files};
 use crate::model::metadata::Cache;
 use crate::search::signals::Boosts;
 use crate::search::understand::facets;

@@ -54,7 +54,7 @@ pub const EXIT_ERROR: i32 = 2;
 pub fn run(args: impl IntoIterator<Item = impl Into<OsString> + Clone>) -> i32 {
     let args: Vec<OsString> = args.into_iter().map(Into::into).collect();
     // A shell asking for completions (`COMPLETE=bash distml-search -- ...`).
-    match completion::answer(&args) {
+    match completion::answer(&args, <Cli as clap::CommandFactory>::command) {
         Ok(true) => return EXIT_OK,
         Ok(false) => {}
         Err(e) => {

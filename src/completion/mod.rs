@@ -7,21 +7,20 @@ use std::io::Write;
 
 pub mod candidates;
 
-use clap::CommandFactory;
 use clap_complete::env::{Elvish, EnvCompleter, Fish, Powershell, Shells, Zsh};
 
-use crate::cli::Cli;
 use crate::error::Error;
 
 /// The environment variable that turns a run into a completion request.
 const VAR: &str = "COMPLETE";
 const BIN: &str = "distml-search";
 
-/// Answers a completion request and returns true, or returns false when
-/// `COMPLETE` is not set (a normal run).
-pub fn answer(args: &[OsString]) -> Result<bool, Error> {
+/// Answers a completion request for the command `command` makes and
+/// returns true, or returns false when `COMPLETE` is not set (a normal
+/// run).
+pub fn answer(args: &[OsString], command: fn() -> clap::Command) -> Result<bool, Error> {
     let current_dir = std::env::current_dir().ok();
-    clap_complete::CompleteEnv::with_factory(Cli::command)
+    clap_complete::CompleteEnv::with_factory(command)
         .var(VAR)
         .bin(BIN)
         .shells(SHELLS)

@@ -365,12 +365,8 @@ fn the_search_tool_tells_agents_every_query_field() {
     let said = search["inputSchema"]["properties"]["query"]["description"]
         .as_str()
         .unwrap();
-    let start = said.find("field:value (").expect("field:value (...)") + "field:value (".len();
-    let listed: Vec<&str> = said[start..][..said[start..].find(')').unwrap()]
-        .split(", ")
-        .collect();
     assert_eq!(
-        listed,
+        common::fields_listed(said),
         distml_search::search::understand::fields::FIELD_NAMES
     );
 }

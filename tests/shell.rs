@@ -138,21 +138,12 @@ fn a_subcommands_help_lists_its_own_options_before_the_global_ones() {
     assert!(own < global && global < catalog, "{help}");
 }
 
-/// `field:value (a, b, ...)` in `text`, its names in order.
-fn fields_listed(text: &str) -> Vec<String> {
-    let text: Vec<&str> = text.split_whitespace().collect();
-    let text = text.join(" ");
-    let start = text.find("field:value (").expect("field:value (...)") + "field:value (".len();
-    let end = start + text[start..].find(')').unwrap();
-    text[start..end].split(", ").map(str::to_string).collect()
-}
-
 #[test]
 fn search_help_names_every_query_field() {
     let run = Fixture::new().run(["search", "--help"]).success();
     let help = run.stdout();
     let names = distml_search::search::understand::fields::FIELD_NAMES;
-    assert_eq!(fields_listed(help), names, "{help}");
+    assert_eq!(common::fields_listed(help), names, "{help}");
 }
 
 #[test]

@@ -36,8 +36,14 @@ pub struct Signal {
 impl Signal {
     /// Its `--explain` label for `what` matched.
     pub fn label(&self, what: &str) -> String {
-        self.shown.replacen("{}", what, 1)
+        label(self.shown, what)
     }
+}
+
+/// A label template (`shown`) with `what` in its place: for a clause that
+/// a signal's weight scores under another label ("supports {}").
+pub fn label(shown: &str, what: &str) -> String {
+    shown.replacen("{}", what, 1)
 }
 
 macro_rules! signals {

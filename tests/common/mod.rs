@@ -431,3 +431,13 @@ pub fn older_schema_index(index: &Path, records: &[(&str, &str)], unreadable: us
     writer.commit().unwrap();
     std::fs::write(index.join("CURRENT"), "gen-1-1").unwrap();
 }
+
+/// `field:value (a, b, ...)` in `text` (a help text, a tool's
+/// description), its names in order: what says which query fields exist.
+pub fn fields_listed(text: &str) -> Vec<String> {
+    let text: Vec<&str> = text.split_whitespace().collect();
+    let text = text.join(" ");
+    let start = text.find("field:value (").expect("field:value (...)") + "field:value (".len();
+    let end = start + text[start..].find(')').unwrap();
+    text[start..end].split(", ").map(str::to_string).collect()
+}

@@ -68,10 +68,28 @@ pub const FIELD_NAMES: [&str; QUERY_FIELDS.len()] = {
     out
 };
 
+/// How many fields are flags, and how many are facets.
+const FLAG_COUNT: usize = {
+    let (mut i, mut n) = (0, 0);
+    while i < QUERY_FIELDS.len() {
+        n += QUERY_FIELDS[i].flag as usize;
+        i += 1;
+    }
+    n
+};
+const FACET_COUNT: usize = {
+    let (mut i, mut n) = (0, 0);
+    while i < QUERY_FIELDS.len() {
+        n += QUERY_FIELDS[i].facet.is_some() as usize;
+        i += 1;
+    }
+    n
+};
+
 /// The fields that are filter flags (`--tag` ...) and web parameters, in
 /// the table's order.
-pub const FLAGS: [&str; 8] = {
-    let mut out = [""; 8];
+pub const FLAGS: [&str; FLAG_COUNT] = {
+    let mut out = [""; FLAG_COUNT];
     let (mut i, mut j) = (0, 0);
     while i < QUERY_FIELDS.len() {
         if QUERY_FIELDS[i].flag {
@@ -80,21 +98,19 @@ pub const FLAGS: [&str; 8] = {
         }
         i += 1;
     }
-    assert!(j == out.len(), "FLAGS holds every flag");
     out
 };
 
 /// The fields counted by facet, each at its place.
-pub const FACETS: [&str; 7] = {
-    let mut out = [""; 7];
-    let (mut i, mut n) = (0, 0);
+pub const FACETS: [&str; FACET_COUNT] = {
+    let mut out = [""; FACET_COUNT];
+    let mut i = 0;
     while i < QUERY_FIELDS.len() {
         if let Some(place) = QUERY_FIELDS[i].facet {
+            assert!(out[place].is_empty(), "two facets at one place");
             out[place] = QUERY_FIELDS[i].name;
-            n += 1;
         }
         i += 1;
     }
-    assert!(n == out.len(), "FACETS holds every facet, once each");
     out
 };

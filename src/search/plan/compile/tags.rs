@@ -43,7 +43,7 @@ impl Compilation<'_> {
             _ => weight,
         };
         let query = Box::new(BoostQuery::new(term_query(field, tag), weight));
-        let label = shown.replacen("{}", &format!("{tag}{aside}"), 1);
+        let label = signals::label(shown, &format!("{tag}{aside}"));
         Labelled::boxed(weight_label(&label, weight), query)
     }
 

@@ -81,13 +81,13 @@ fn counts(merged: Merged) -> Counts {
 #[derive(Default)]
 struct Merged {
     total: u64,
-    values: [FxHashMap<String, u64>; 7],
+    values: [FxHashMap<String, u64>; FACETS.len()],
 }
 
 /// One segment's counts, as strings.
 struct SegmentFruit {
     total: u64,
-    values: [Vec<(String, u64)>; 7],
+    values: [Vec<(String, u64)>; FACETS.len()],
 }
 
 /// Counts every match (see [`search_counted`]).
@@ -442,7 +442,7 @@ mod tests {
 
     /// The counts told by reading every matching stored document.
     fn brute_force(searcher: &tantivy::Searcher, fields: &Fields, query: &dyn Query) -> Counts {
-        let mut values: [FxHashMap<String, u64>; 7] = Default::default();
+        let mut values: [FxHashMap<String, u64>; FACETS.len()] = Default::default();
         let matches = searcher.search(query, &DocSetCollector).unwrap();
         for address in &matches {
             let doc: TantivyDocument = searcher.doc(*address).unwrap();

@@ -10,6 +10,7 @@ mod load;
 mod lock;
 pub mod markdown;
 mod merge;
+pub mod name_phrases;
 mod reader;
 pub mod source;
 mod sync;

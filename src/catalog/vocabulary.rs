@@ -4,7 +4,9 @@
 //! search expands them at query time, so an alias must belong to one tag only.
 
 use std::collections::HashMap;
+use std::sync::OnceLock;
 
+use super::name_phrases::NamePhrases;
 use super::source::{Location, Problem};
 use super::{normalize_title, squash};
 
@@ -68,6 +70,8 @@ pub struct Vocabulary {
     by_id: HashMap<String, usize>,
     /// Every name of every tag, squashed; the first tag to use a name owns it.
     by_name: HashMap<String, usize>,
+    /// Its names of several words, made when first asked for.
+    phrases: OnceLock<NamePhrases>,
 }
 
 impl Vocabulary {
@@ -99,7 +103,19 @@ impl Vocabulary {
             tags,
             by_id,
             by_name,
+            phrases: OnceLock::new(),
         }
+    }
+
+    /// Its names of several words, as documents' titles are searched for
+    /// them (see `name_phrases`).
+    pub fn name_phrases(&self) -> &NamePhrases {
+        self.phrases.get_or_init(|| {
+            let names = (self.tags.iter()).flat_map(|tag| tag.names().map(str::to_string));
+            let variants =
+                (self.tags.iter()).flat_map(|tag| tag.names().flat_map(parallelism_variants));
+            NamePhrases::new(names.chain(variants))
+        })
     }
 
     /// The tag one of whose names squashes to `squashed`.

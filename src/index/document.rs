@@ -118,7 +118,7 @@ impl Record {
     ) -> TantivyDocument {
         let mut doc = TantivyDocument::default();
         let imported = self.is_imported();
-        self.add_description(&mut doc, fields, imported);
+        self.add_description(&mut doc, fields, vocabulary, imported);
         // The typo dictionary: every word a query may mean. Names are found
         // in `authors`, which is analyzed alike (and unique names are the
         // costliest terms to write twice).
@@ -181,7 +181,13 @@ impl Record {
 
     /// The collection, id, URL and kind, then what a result's byline shows.
     #[inline]
-    fn add_description(&self, doc: &mut TantivyDocument, fields: &Fields, imported: bool) {
+    fn add_description(
+        &self,
+        doc: &mut TantivyDocument,
+        fields: &Fields,
+        vocabulary: &Vocabulary,
+        imported: bool,
+    ) {
         doc.add_text(fields.collection, self.collection.as_str());
         // An imported record's id and URL follow from its arXiv id: writing
         // them would add two terms found in no other document, the costliest
@@ -198,6 +204,9 @@ impl Record {
             }
         }
         doc.add_text(fields.title, &self.title);
+        (vocabulary.name_phrases()).in_title(&self.title, |marker| {
+            doc.add_text(fields.title_names, marker);
+        });
         for author in &self.authors {
             doc.add_text(fields.authors, author);
         }

@@ -13,6 +13,9 @@ pub mod vector_file;
 pub mod vectors;
 mod write_behind;
 
+#[cfg(test)]
+pub(crate) mod shipped;
+
 use std::collections::HashMap;
 use std::path::Path;
 use std::time::{Duration, Instant};

@@ -7,7 +7,7 @@ use tantivy::schema::{
 use crate::analysis::{ENGLISH, NAMES};
 
 /// Bumped whenever fields or analyzers change, so old indexes are rebuilt.
-pub const SCHEMA_VERSION: u32 = 15;
+pub const SCHEMA_VERSION: u32 = 16;
 
 /// Handles of every field of the schema.
 #[derive(Debug, Clone)]
@@ -15,6 +15,10 @@ pub struct Fields {
     pub id: Field,
     pub kind: Field,
     pub title: Field,
+    /// Each occurrence of a vocabulary name of several words in the title,
+    /// by its marker (see `catalog::name_phrases`): what a query seeks
+    /// instead of the name's phrase in titles.
+    pub title_names: Field,
     pub authors: Field,
     pub venue: Field,
     /// The owner of a project's code repository (see `document`).
@@ -95,12 +99,26 @@ fn recorded(analyzer: &str, stored: bool, record: IndexRecordOption) -> TextOpti
     }
 }
 
+fn recorded_without_norms(analyzer: &str, record: IndexRecordOption) -> TextOptions {
+    let indexing = TextFieldIndexing::default()
+        .set_tokenizer(analyzer)
+        .set_index_option(record)
+        .set_fieldnorms(false);
+    TextOptions::default().set_indexing_options(indexing)
+}
+
 pub fn build_schema() -> (Schema, Fields) {
     let mut b = Schema::builder();
     let fields = Fields {
         id: b.add_text_field("id", STRING | STORED),
         kind: b.add_text_field("kind", facet(STRING | STORED)),
         title: b.add_text_field("title", text(ENGLISH, true)),
+        // Scored with the title's lengths, as the phrase it stands for: no
+        // norms of its own.
+        title_names: b.add_text_field(
+            "title_names",
+            recorded_without_norms("raw", IndexRecordOption::WithFreqs),
+        ),
         authors: b.add_text_field("authors", text(NAMES, true)),
         // Searched by its words; counted by its whole value.
         venue: b.add_text_field("venue", facet(text(NAMES, true))),
@@ -161,6 +179,7 @@ impl Fields {
             id: f("id")?,
             kind: f("kind")?,
             title: f("title")?,
+            title_names: f("title_names")?,
             authors: f("authors")?,
             venue: f("venue")?,
             owner: f("owner")?,

@@ -243,19 +243,12 @@ fn fill(reader: &SegmentReader, out: &mut File) -> io::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::index::shipped::shipped_index;
     use crate::index::vectors::document_vector;
-    use crate::index::{IndexDir, rebuild};
-    use crate::model::metadata::Cache;
 
     #[test]
     fn a_built_index_has_a_file_for_each_segment_that_holds_the_column() {
-        let root = tempfile::tempdir().unwrap();
-        let catalog_dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("catalog");
-        let (catalog, _) = crate::catalog::load_dir(&catalog_dir).unwrap();
-        let dir = IndexDir::new(root.path());
-        let lock = dir.try_lock().unwrap().unwrap();
-        rebuild(&dir, &lock, &catalog, &Cache::default(), "test").unwrap();
-        let open = dir.open().unwrap().unwrap();
+        let (_, open, _root) = shipped_index();
         let searcher = open.reader.searcher();
         let files = VectorFiles::of(&open.path, &searcher);
         for (ordinal, reader) in searcher.segment_readers().iter().enumerate() {

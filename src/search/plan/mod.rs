@@ -4,6 +4,7 @@
 
 pub mod compile;
 pub mod labelled;
+pub mod named_in_title;
 pub mod scaled;
 pub mod seek_union;
 

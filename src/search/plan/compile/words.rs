@@ -11,10 +11,12 @@ use tantivy::tokenizer::TextAnalyzer;
 
 use super::{Compilation, Expansion, Mode, Q, enumeration};
 use crate::analysis::{self, terms_with_positions};
+use crate::catalog::name_phrases;
 use crate::catalog::{Tag, squash};
 use crate::ident;
 use crate::index::{Fields, identifier_query};
 use crate::search::plan::labelled::Labelled;
+use crate::search::plan::named_in_title::NamedInTitle;
 use crate::search::signals;
 
 /// About what BM25 gives a word found in one document of a thousand.
@@ -330,6 +332,18 @@ impl Compilation<'_> {
             Mode::Phrases if !phrase => return Vec::new(),
             _ => self.phrases |= phrase,
         }
+        // A vocabulary name in titles is sought by its marker (see
+        // `named_in_title`), which matches and scores as its phrase does.
+        let f = self.cx.fields;
+        let marker = Some(name_phrases::marker(&terms))
+            .filter(|m| {
+                phrase && field == f.title && self.cx.synonyms.vocabulary().name_phrases().marks(m)
+            })
+            .map(|m| Term::from_field_text(f.title_names, &m));
+        let query_of_terms = |field, terms| match marker {
+            Some(marker) => Some(named_in_title(field, terms, marker)),
+            None => query_of_terms(field, terms),
+        };
         if self.mode == Mode::Matching {
             // Bare, unscored: for `implied` to read its terms.
             return query_of_terms(field, terms).into_iter().collect();
@@ -393,13 +407,20 @@ fn query_of_terms(field: Field, terms: Vec<(usize, String)>) -> Option<Q> {
     match terms.len() {
         0 => None,
         1 => Some(term_query(field, &terms[0].1)),
-        _ => {
-            let first = terms[0].0;
-            let terms = terms
-                .into_iter()
-                .map(|(p, t)| (p - first, Term::from_field_text(field, &t)))
-                .collect();
-            Some(Box::new(PhraseQuery::new_with_offset(terms)))
-        }
+        _ => Some(Box::new(PhraseQuery::new_with_offset(offset_terms(
+            field, terms,
+        )))),
     }
+}
+
+/// A phrase's terms in `field`, each with its distance from the first.
+fn offset_terms(field: Field, terms: Vec<(usize, String)>) -> Vec<(usize, Term)> {
+    let first = terms.first().map_or(0, |(p, _)| *p);
+    (terms.into_iter())
+        .map(|(p, t)| (p - first, Term::from_field_text(field, &t)))
+        .collect()
+}
+
+fn named_in_title(field: Field, terms: Vec<(usize, String)>, marker: Term) -> Q {
+    Box::new(NamedInTitle::new(offset_terms(field, terms), marker))
 }

@@ -1,5 +1,5 @@
 //! A segment's vectors as one flat file beside it
-//! (`vectors/<segment id>.i8` in the generation's folder), memory-mapped
+//! (`vectors/<segment id>.v2` in the generation's folder), memory-mapped
 //! (the maps of the latest generation read are kept for the process's
 //! next scans, as a server makes them): a scan reads them as arrays instead
 //! of looking each document's up in the bytes column's dictionary, which
@@ -10,11 +10,12 @@
 //! commit, and a segment without a well-formed file is scanned through the
 //! column instead (a read-only index, a damaged file).
 //!
-//! All little-endian: the magic `DMLVEC01`, `max_doc` and `DIMS` (u32
-//! each), then each document's norm (f32; 0 for no vector), then the first
-//! [`HEAD`] dimensions of every document's bytes, then the rest. The heads
-//! lie together so that a first pass over them reads a quarter of the
-//! file.
+//! All little-endian: the magic `DMLVEC02`, `max_doc` and `DIMS` (u32
+//! each), the mean of the segment's unit vectors (`DIMS` f32), then each
+//! document's norm (f32; 0 for no vector), each document's sign code
+//! against that mean (see `embed::stored::Code`), the first [`HEAD`]
+//! dimensions of every document's bytes, then the rest. Codes and heads
+//! each lie together, so that a first pass reads them alone.
 
 use std::fs::{self, File};
 use std::io::{self, BufWriter, Write};
@@ -27,12 +28,14 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use tantivy::index::SegmentId;
 use tantivy::{Searcher, SegmentReader};
 
-use crate::embed::DIMS;
-use crate::embed::stored::{HEAD, Packed};
+use crate::embed::stored::{Code, HEAD, Packed, code};
+use crate::embed::{DIMS, Vector};
 use crate::error::Error;
 
-const MAGIC: &[u8; 8] = b"DMLVEC01";
-const HEADER: usize = 16;
+const MAGIC: &[u8; 8] = b"DMLVEC02";
+/// The magic, `max_doc`, `DIMS` and the mean.
+const HEADER: usize = 16 + 4 * DIMS;
+const CODE: usize = std::mem::size_of::<Code>();
 const FOLDER: &str = "vectors";
 
 /// One segment's vectors, mapped.
@@ -46,7 +49,7 @@ impl SegmentVectors {
     /// documents.
     fn parse(bytes: Arc<Mmap>, max_doc: u32) -> Option<SegmentVectors> {
         let max_doc = max_doc as usize;
-        let header = bytes.get(..HEADER)?;
+        let header = bytes.get(..16)?;
         let word = |at: usize| u32::from_le_bytes(header[at..at + 4].try_into().unwrap());
         (&header[..8] == MAGIC
             && word(8) as usize == max_doc
@@ -55,22 +58,46 @@ impl SegmentVectors {
         .then_some(SegmentVectors { bytes, max_doc })
     }
 
+    pub fn max_doc(&self) -> usize {
+        self.max_doc
+    }
+
     /// The norm of `doc`'s stored bytes; 0 when it has no vector.
+    #[inline(always)]
     pub fn norm(&self, doc: u32) -> f32 {
         let at = HEADER + 4 * doc as usize;
         f32::from_le_bytes(self.bytes[at..at + 4].try_into().unwrap())
     }
 
+    /// The mean of the segment's unit vectors, which codes are taken
+    /// against.
+    pub fn mean(&self) -> Vector {
+        let mut mean = [0f32; DIMS];
+        for (i, m) in mean.iter_mut().enumerate() {
+            let at = 16 + 4 * i;
+            *m = f32::from_le_bytes(self.bytes[at..at + 4].try_into().unwrap());
+        }
+        mean
+    }
+
+    /// `doc`'s sign code.
+    #[inline(always)]
+    pub fn code(&self, doc: u32) -> Code {
+        let at = HEADER + 4 * self.max_doc + CODE * doc as usize;
+        let word = |i: usize| u64::from_le_bytes(self.bytes[at + 8 * i..][..8].try_into().unwrap());
+        std::array::from_fn(word)
+    }
+
     /// The first [`HEAD`] dimensions of `doc`'s stored bytes.
     pub fn head(&self, doc: u32) -> &[i8; HEAD] {
-        let at = HEADER + 4 * self.max_doc + HEAD * doc as usize;
+        let at = HEADER + (4 + CODE) * self.max_doc + HEAD * doc as usize;
         as_i8(&self.bytes[at..at + HEAD]).try_into().unwrap()
     }
 
     /// `doc`'s stored bytes whole.
     pub fn row(&self, doc: u32) -> Packed {
         let tail = DIMS - HEAD;
-        let at = HEADER + (4 + HEAD) * self.max_doc + tail * doc as usize;
+        let at = HEADER + (4 + CODE + HEAD) * self.max_doc + tail * doc as usize;
         let mut row = [0u8; DIMS];
         row[..HEAD].copy_from_slice(bytemuck_u8(self.head(doc)));
         row[HEAD..].copy_from_slice(&self.bytes[at..at + tail]);
@@ -89,11 +116,11 @@ fn bytemuck_u8(bytes: &[i8]) -> &[u8] {
 }
 
 fn file_len(max_doc: usize) -> usize {
-    HEADER + (4 + DIMS) * max_doc
+    HEADER + (4 + CODE + DIMS) * max_doc
 }
 
 fn file_name(segment: SegmentId) -> PathBuf {
-    Path::new(FOLDER).join(format!("{}.i8", segment.uuid_string()))
+    Path::new(FOLDER).join(format!("{}.v2", segment.uuid_string()))
 }
 
 /// The maps of the generation last scanned, by file name.
@@ -227,12 +254,44 @@ fn fill(reader: &SegmentReader, out: &mut File) -> io::Result<()> {
             }
         }
     }
+    let tail = DIMS - HEAD;
+    let unit = |doc: usize| -> Vector {
+        let mut v = [0f32; DIMS];
+        let bytes = heads[HEAD * doc..HEAD * (doc + 1)]
+            .iter()
+            .chain(&tails[tail * doc..tail * (doc + 1)]);
+        for (x, &b) in v.iter_mut().zip(bytes) {
+            *x = f32::from(b as i8) / norms[doc];
+        }
+        v
+    };
+    let with_vector: Vec<usize> = (0..max_doc).filter(|&d| norms[d] > 0.0).collect();
+    let mut mean = [0f32; DIMS];
+    for &doc in &with_vector {
+        for (m, x) in mean.iter_mut().zip(unit(doc)) {
+            *m += x;
+        }
+    }
+    mean.iter_mut()
+        .for_each(|m| *m /= with_vector.len().max(1) as f32);
     let mut out = BufWriter::new(out);
     out.write_all(MAGIC)?;
     out.write_all(&(max_doc as u32).to_le_bytes())?;
     out.write_all(&(DIMS as u32).to_le_bytes())?;
+    for m in &mean {
+        out.write_all(&m.to_le_bytes())?;
+    }
     for norm in &norms {
         out.write_all(&norm.to_le_bytes())?;
+    }
+    for (doc, &norm) in norms.iter().enumerate() {
+        let code = match norm > 0.0 {
+            true => code(&unit(doc), &mean),
+            false => Code::default(),
+        };
+        for word in code {
+            out.write_all(&word.to_le_bytes())?;
+        }
     }
     out.write_all(&heads)?;
     out.write_all(&tails)?;
@@ -258,6 +317,7 @@ mod tests {
                 let column = document_vector(&searcher, address).unwrap().unwrap();
                 let row = crate::embed::stored::unpack(&file.row(doc));
                 assert_eq!(row, column, "document {doc}");
+                assert_eq!(file.code(doc), code(&row, &file.mean()), "document {doc}");
                 assert!(file.norm(doc) > 0.0);
             }
         }

@@ -167,6 +167,10 @@ impl VectorScore for Unexcluded<'_> {
     fn rough(&self, head: &[i8; HEAD], norm: f32) -> f32 {
         self.cosine.rough(head, norm)
     }
+
+    fn cosine_with(&self) -> Option<&Vector> {
+        self.cosine.cosine_with()
+    }
 }
 
 /// The keyword ranking `keyword` and the semantic one fused by reciprocal

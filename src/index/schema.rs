@@ -1,7 +1,7 @@
 //! What is a document? Every indexed field and its options, decided once.
 
 use tantivy::schema::{
-    FAST, Field, INDEXED, IndexRecordOption, STORED, STRING, Schema, TextFieldIndexing, TextOptions,
+    FAST, Field, IndexRecordOption, NumericOptions, STORED, Schema, TextFieldIndexing, TextOptions,
 };
 
 use crate::analysis::{ENGLISH, NAMES};
@@ -99,6 +99,14 @@ fn recorded(analyzer: &str, stored: bool, record: IndexRecordOption) -> TextOpti
     }
 }
 
+/// A value matched whole and stored, as tantivy's `STRING | STORED`, without
+/// the norms (a byte a document) that BM25 would read: each document holds
+/// one term at most, so a norm tells nothing, and a score without norms is
+/// the same.
+fn whole_value() -> TextOptions {
+    recorded_without_norms("raw", IndexRecordOption::Basic).set_stored()
+}
+
 fn recorded_without_norms(analyzer: &str, record: IndexRecordOption) -> TextOptions {
     let indexing = TextFieldIndexing::default()
         .set_tokenizer(analyzer)
@@ -110,8 +118,8 @@ fn recorded_without_norms(analyzer: &str, record: IndexRecordOption) -> TextOpti
 pub fn build_schema() -> (Schema, Fields) {
     let mut b = Schema::builder();
     let fields = Fields {
-        id: b.add_text_field("id", STRING | STORED),
-        kind: b.add_text_field("kind", facet(STRING | STORED)),
+        id: b.add_text_field("id", whole_value()),
+        kind: b.add_text_field("kind", facet(whole_value())),
         title: b.add_text_field("title", text(ENGLISH, true)),
         // Scored with the title's lengths, as the phrase it stands for: no
         // norms of its own.
@@ -125,8 +133,15 @@ pub fn build_schema() -> (Schema, Fields) {
         // Who hosts a project's code ("alibaba" of github.com/alibaba/…):
         // searched, never shown.
         owner: b.add_text_field("owner", text(NAMES, false)),
-        year: b.add_i64_field("year", INDEXED | FAST | STORED),
-        section: b.add_text_field("section", facet(STRING | STORED)),
+        // Found by range, never scored by BM25: no norms.
+        year: b.add_i64_field(
+            "year",
+            NumericOptions::default()
+                .set_indexed()
+                .set_fast()
+                .set_stored(),
+        ),
+        section: b.add_text_field("section", facet(whole_value())),
         // With frequencies, though each is 0 or 1: a term query without them
         // keeps tantivy from pruning the whole query (block-max WAND).
         tags: b.add_text_field(
@@ -150,15 +165,19 @@ pub fn build_schema() -> (Schema, Fields) {
             "joined",
             recorded(NAMES, false, IndexRecordOption::WithFreqs),
         ),
-        words: b.add_text_field("words", recorded(NAMES, false, IndexRecordOption::Basic)),
-        url: b.add_text_field("url", STRING | STORED),
+        // Read for its terms only (typo repair): no norms.
+        words: b.add_text_field(
+            "words",
+            recorded_without_norms(NAMES, IndexRecordOption::Basic),
+        ),
+        url: b.add_text_field("url", whole_value()),
         arxiv: b.add_text_field("arxiv", STORED),
         doi: b.add_text_field("doi", STORED),
         arxiv_key: b.add_u64_field("arxiv_key", FAST),
         doi_key: b.add_u64_field("doi_key", FAST),
         abstract_source: b.add_text_field("abstract_source", STORED),
         et_al: b.add_u64_field("et_al", STORED),
-        collection: b.add_text_field("collection", facet(STRING | STORED)),
+        collection: b.add_text_field("collection", facet(whole_value())),
         // Not indexed (a term in each of a million imported records): a
         // column that `inbox --since` reads beside the vectors.
         submitted: b.add_i64_field("submitted", STORED | FAST),

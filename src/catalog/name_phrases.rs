@@ -22,8 +22,16 @@ type Terms = Vec<(usize, String)>;
 /// Every name of two or more terms, by its first term.
 #[derive(Debug, Clone, Default)]
 pub struct NamePhrases {
-    by_first: HashMap<String, Vec<Terms>>,
+    by_first: HashMap<String, Vec<Name>>,
     markers: HashSet<String>,
+}
+
+/// A name's terms after its first, with their distances from it, and its
+/// marker.
+#[derive(Debug, Clone)]
+struct Name {
+    rest: Terms,
+    marker: String,
 }
 
 thread_local! {
@@ -63,9 +71,11 @@ impl NamePhrases {
                 continue;
             }
             let first = terms[0].0;
-            let terms: Terms = (terms.into_iter()).map(|(p, t)| (p - first, t)).collect();
-            if phrases.markers.insert(marker(&terms)) {
-                (phrases.by_first.entry(terms[0].1.clone()).or_default()).push(terms);
+            let mut rest: Terms = (terms.into_iter()).map(|(p, t)| (p - first, t)).collect();
+            let marker = marker(&rest);
+            if phrases.markers.insert(marker.clone()) {
+                let (_, head) = rest.remove(0);
+                (phrases.by_first.entry(head).or_default()).push(Name { rest, marker });
             }
         }
         phrases
@@ -81,13 +91,21 @@ impl NamePhrases {
         if terms.len() < 2 {
             return;
         }
-        let at: HashMap<usize, &str> = (terms.iter()).map(|(p, t)| (*p, t.as_str())).collect();
+        // The term at each position (a title is a few dozen at most).
+        let mut at: Vec<Option<&str>> = Vec::new();
+        for (position, term) in &terms {
+            if at.len() <= *position {
+                at.resize(position + 1, None);
+            }
+            at[*position] = Some(term);
+        }
         for (start, term) in &terms {
             for name in self.by_first.get(term).into_iter().flatten() {
-                let whole = (name.iter().skip(1))
-                    .all(|(offset, term)| at.get(&(start + offset)) == Some(&term.as_str()));
+                let whole = (name.rest.iter()).all(|(offset, term)| {
+                    at.get(start + offset).copied().flatten() == Some(term.as_str())
+                });
                 if whole {
-                    found(&marker(name));
+                    found(&name.marker);
                 }
             }
         }

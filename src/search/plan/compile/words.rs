@@ -335,10 +335,9 @@ impl Compilation<'_> {
         // A vocabulary name in titles is sought by its marker (see
         // `named_in_title`), which matches and scores as its phrase does.
         let f = self.cx.fields;
-        let marker = Some(name_phrases::marker(&terms))
-            .filter(|m| {
-                phrase && field == f.title && self.cx.synonyms.vocabulary().name_phrases().marks(m)
-            })
+        let marker = (phrase && field == f.title)
+            .then(|| name_phrases::marker(&terms))
+            .filter(|m| self.cx.synonyms.vocabulary().name_phrases().marks(m))
             .map(|m| Term::from_field_text(f.title_names, &m));
         let query_of_terms = |field, terms| match marker {
             Some(marker) => Some(named_in_title(field, terms, marker)),

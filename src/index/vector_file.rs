@@ -175,15 +175,32 @@ impl VectorFiles {
 
 /// Writes the file of every segment of the generation at `path` that has
 /// none (a failure, a read-only folder or a full disk, leaves scans on the
-/// column).
+/// column). Segments are written side by side, a thread each up to the
+/// cores: after a bulk import they are the last step, and one at a time
+/// left every core but one idle.
 pub fn write_missing(path: &Path, searcher: &Searcher) -> Result<(), Error> {
-    for reader in searcher.segment_readers() {
-        let file = path.join(file_name(reader.segment_id()));
-        if !file.exists() {
-            (fs::create_dir_all(path.join(FOLDER)))
-                .and_then(|()| write_segment(reader, &file))
-                .map_err(|e| Error::io(&file, e))?;
-        }
+    let missing: Vec<(&SegmentReader, PathBuf)> = (searcher.segment_readers().iter())
+        .map(|reader| (reader, path.join(file_name(reader.segment_id()))))
+        .filter(|(_, file)| !file.exists())
+        .collect();
+    if missing.is_empty() {
+        return Ok(());
+    }
+    fs::create_dir_all(path.join(FOLDER)).map_err(|e| Error::io(&path.join(FOLDER), e))?;
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    for chunk in missing.chunks(threads) {
+        std::thread::scope(|scope| {
+            let writing: Vec<_> = (chunk.iter())
+                .map(|(reader, file)| scope.spawn(move || write_segment(reader, file)))
+                .collect();
+            for ((_, file), written) in chunk.iter().zip(writing) {
+                match written.join() {
+                    Ok(result) => result.map_err(|e| Error::io(file, e))?,
+                    Err(panic) => std::panic::resume_unwind(panic),
+                }
+            }
+            Ok::<(), Error>(())
+        })?;
     }
     Ok(())
 }

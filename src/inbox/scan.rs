@@ -13,7 +13,9 @@ use crate::catalog::Catalog;
 use crate::embed::stored::{HEAD, Head, unpack};
 use crate::embed::{DIMS, Vector};
 use crate::error::Error;
-use crate::index::vectors::{BestByVector, Keep, VectorFiles, VectorScore, document_vector};
+use crate::index::vectors::{
+    BestByVector, Keep, VectorFiles, VectorScore, document_vector, vector_at,
+};
 use crate::index::{Fields, OpenIndex, exact_query, id_query, identifier_key};
 use crate::model::metadata::Cache;
 use crate::model::{Collection, Record, arxiv_record_id};
@@ -41,7 +43,7 @@ impl Learned {
 /// is scored, so a candidate's score is the same whatever the day.
 ///
 /// Every record is scored by its stored vector alone (a scan of the
-/// column); only the best are read from the store, and those that turn
+/// vector files); only the best are read from the store, and those that turn
 /// out to be listed (by DOI or title) make way for the next.
 ///
 /// Once `stop` is set (the server's clients all left), the rest of the
@@ -97,7 +99,7 @@ pub fn ranked(
                 listed += 1;
                 continue;
             }
-            let vector = document_vector(&searcher, address)?.unwrap_or([0.0; DIMS]);
+            let vector = vector_at(&searcher, &files, address)?.unwrap_or([0.0; DIMS]);
             found.push(super::candidate(
                 catalog,
                 &learned.belongs,

@@ -9,7 +9,6 @@ use super::schema::{Fields, identifier_key, identifier_query};
 use super::seen_words::SeenWords;
 use crate::analysis::{joined_hyphenated, joined_pairs};
 use crate::catalog::{Entry, Vocabulary, squash};
-use crate::embed;
 use crate::ident;
 use crate::model::metadata::CachedEntry;
 use crate::model::{
@@ -134,10 +133,8 @@ impl Record {
         };
         learn(&self.note);
         self.add_tags(&mut doc, fields, vocabulary, &mut learn);
-        // Embedded once: the predictor reads the vector the document keeps.
-        let vector = embed::record_vector(self);
         match predictor {
-            Some(predictor) => predictor.predict_each_with(self, &vector, |tag, confidence| {
+            Some(predictor) => predictor.predict_each(self, |tag, confidence| {
                 add_predicted_tag(&mut doc, fields, tag, confidence);
             }),
             None => add_predicted(&mut doc, fields, &self.predicted),
@@ -172,7 +169,6 @@ impl Record {
         if let Some(day) = self.submitted.as_deref().and_then(day_number) {
             doc.add_i64(fields.submitted, day);
         }
-        doc.add_bytes(fields.vector, &embed::stored::pack(&vector));
         if let Some(added) = self.added {
             doc.add_i64(fields.added, added);
         }

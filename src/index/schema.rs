@@ -7,7 +7,7 @@ use tantivy::schema::{
 use crate::analysis::{ENGLISH, NAMES};
 
 /// Bumped whenever fields or analyzers change, so old indexes are rebuilt.
-pub const SCHEMA_VERSION: u32 = 16;
+pub const SCHEMA_VERSION: u32 = 17;
 
 /// Handles of every field of the schema.
 #[derive(Debug, Clone)]
@@ -62,9 +62,6 @@ pub struct Fields {
     /// An imported record's first version, as the number YYYYMMDD
     /// (`inbox --since`).
     pub submitted: Field,
-    /// What the record means: its vector (see `embed::stored`), a column
-    /// that the inbox and the semantic ranking scan.
-    pub vector: Field,
     /// When the record entered the index, in milliseconds since the Unix
     /// epoch (see `stamps`): a column that `watch` ranges over, carried
     /// across rebuilds, imports and new versions of a record.
@@ -179,9 +176,8 @@ pub fn build_schema() -> (Schema, Fields) {
         et_al: b.add_u64_field("et_al", STORED),
         collection: b.add_text_field("collection", facet(whole_value())),
         // Not indexed (a term in each of a million imported records): a
-        // column that `inbox --since` reads beside the vectors.
+        // column that `inbox --since` reads beside the vector files.
         submitted: b.add_i64_field("submitted", STORED | FAST),
-        vector: b.add_bytes_field("vector", FAST),
         // A column, not postings: a range over it skips each segment whose
         // values all lie outside (a column keeps its least and greatest),
         // and a term per record would cost an import more. Stored, so
@@ -223,7 +219,6 @@ impl Fields {
             et_al: f("et_al")?,
             collection: f("collection")?,
             submitted: f("submitted")?,
-            vector: f("vector")?,
             added: f("added")?,
         })
     }

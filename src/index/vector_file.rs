@@ -1,14 +1,13 @@
 //! A segment's vectors as one flat file beside it
 //! (`vectors/<segment id>.v2` in the generation's folder), memory-mapped
 //! (the maps of the latest generation read are kept for the process's
-//! next scans, as a server makes them): a scan reads them as arrays instead
-//! of looking each document's up in the bytes column's dictionary, which
-//! took seconds a million.
+//! next scans, as a server makes them): a scan reads them as arrays.
 //!
-//! The bytes column stays the record's vector of record (carried across
-//! schemas, healed with the index); the file is derived from it after every
-//! commit, and a segment without a well-formed file is scanned through the
-//! column instead (a read-only index, a damaged file).
+//! A record's vector is made from its texts (see `embed::meaning_of`), so
+//! the index keeps no other copy: after every commit, each new segment's
+//! file is made from the title, note and abstract its documents store. A
+//! segment without a well-formed file (a read-only index, a damaged file)
+//! is scored from those texts instead, each match's vector made again.
 //!
 //! All little-endian: the magic `DMLVEC02`, `max_doc` and `DIMS` (u32
 //! each), the mean of the segment's unit vectors (`DIMS` f32), then each
@@ -18,7 +17,7 @@
 //! each lie together, so that a first pass reads them alone.
 
 use std::fs::{self, File};
-use std::io::{self, BufWriter, Write};
+use std::io::{self, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
 use std::sync::{Arc, Mutex};
@@ -26,10 +25,12 @@ use std::sync::{Arc, Mutex};
 use memmap2::Mmap;
 use rustc_hash::{FxHashMap, FxHashSet};
 use tantivy::index::SegmentId;
-use tantivy::{Searcher, SegmentReader};
+use tantivy::schema::Value;
+use tantivy::{Searcher, SegmentReader, TantivyDocument};
 
-use crate::embed::stored::{Code, HEAD, Packed, code};
-use crate::embed::{DIMS, Vector};
+use super::Fields;
+use crate::embed::stored::{Code, HEAD, Packed, code, pack};
+use crate::embed::{DIMS, Vector, meaning_of};
 use crate::error::Error;
 
 const MAGIC: &[u8; 8] = b"DMLVEC02";
@@ -175,7 +176,7 @@ impl VectorFiles {
 
 /// Writes the file of every segment of the generation at `path` that has
 /// none (a failure, a read-only folder or a full disk, leaves scans on the
-/// column). Segments are written side by side, a thread each up to the
+/// stored texts). Segments are written side by side, a thread each up to the
 /// cores: after a bulk import they are the last step, and one at a time
 /// left every core but one idle.
 pub fn write_missing(path: &Path, searcher: &Searcher) -> Result<(), Error> {
@@ -186,7 +187,8 @@ pub fn write_missing(path: &Path, searcher: &Searcher) -> Result<(), Error> {
     if missing.is_empty() {
         return Ok(());
     }
-    fs::create_dir_all(path.join(FOLDER)).map_err(|e| Error::io(&path.join(FOLDER), e))?;
+    let folder = path.join(FOLDER);
+    fs::create_dir_all(&folder).map_err(|e| Error::io(folder, e))?;
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
     for chunk in missing.chunks(threads) {
         std::thread::scope(|scope| {
@@ -226,10 +228,21 @@ pub fn complete(path: &Path, searcher: &Searcher) -> bool {
     (searcher.segment_readers().iter()).all(|r| path.join(file_name(r.segment_id())).exists())
 }
 
+/// A stored document's vector, in the bytes its file keeps: made from its
+/// title, note and abstract as stored, the texts its record's vector was
+/// made from when it was written (`Record::to_document`).
+pub fn stored_bytes(doc: &TantivyDocument, fields: &Fields) -> Packed {
+    let text = |field| doc.get_first(field).and_then(|v| v.as_str());
+    let vector = meaning_of(
+        text(fields.title).unwrap_or_default(),
+        text(fields.note).unwrap_or_default(),
+        text(fields.abstract_text),
+    );
+    pack(&vector)
+}
+
 /// One segment's file, written whole under another name and then renamed,
-/// so that a reader never maps half of one. The column's dictionary is
-/// read once, in order; each document's vector is put in place by its
-/// ordinal, in memory a segment at a time (what the file will hold).
+/// so that a reader never maps half of one.
 fn write_segment(reader: &SegmentReader, file: &Path) -> io::Result<()> {
     let folder = file.parent().unwrap_or(Path::new("."));
     let mut temporary = crate::fsutil::temporary_file().tempfile_in(folder)?;
@@ -238,105 +251,156 @@ fn write_segment(reader: &SegmentReader, file: &Path) -> io::Result<()> {
     Ok(())
 }
 
+/// Rows a file is written and read back by, so that a segment's vectors
+/// never lie in memory whole (a bulk import's largest segments hold half a
+/// million: 128 MB each, written when the import's memory peaks).
+const CHUNK: usize = 4096;
+const TAIL: usize = DIMS - HEAD;
+
+/// The store is read once, in order, each document's vector made from its
+/// texts and its rows written in place; the codes, which need the mean of
+/// them all, are made from the rows read back.
 fn fill(reader: &SegmentReader, out: &mut File) -> io::Result<()> {
     let max_doc = reader.max_doc() as usize;
+    let (codes_at, heads_at) = (HEADER + 4 * max_doc, HEADER + (4 + CODE) * max_doc);
+    let tails_at = heads_at + HEAD * max_doc;
+    out.set_len(file_len(max_doc) as u64)?;
+    let fields = Fields::from_schema(reader.schema()).map_err(io::Error::other)?;
+    let store = reader.get_store_reader(1).map_err(io::Error::other)?;
     let mut norms = vec![0f32; max_doc];
-    let mut heads = vec![0u8; HEAD * max_doc];
-    let mut tails = vec![0u8; (DIMS - HEAD) * max_doc];
-    let column = (reader.fast_fields().bytes("vector")).map_err(io::Error::other)?;
-    if let Some(column) = column {
-        let mut by_ordinal: Vec<(u64, u32)> = (0..max_doc as u32)
-            .filter_map(|doc| Some((column.term_ords(doc).next()?, doc)))
-            .collect();
-        by_ordinal.sort_unstable();
-        let mut next = by_ordinal.iter().peekable();
-        let mut stream = column.dictionary().stream()?;
-        while stream.advance() {
-            let ordinal = stream.term_ord();
-            while let Some(&&(_, doc)) = next.peek().filter(|(o, _)| *o == ordinal) {
-                next.next();
-                let bytes = stream.key();
-                if bytes.len() != DIMS {
-                    continue;
-                }
-                let doc = doc as usize;
-                norms[doc] = as_i8(bytes)
-                    .iter()
-                    .map(|&x| f32::from(x) * f32::from(x))
-                    .sum::<f32>()
-                    .sqrt();
-                heads[HEAD * doc..HEAD * (doc + 1)].copy_from_slice(&bytes[..HEAD]);
-                let tail = DIMS - HEAD;
-                tails[tail * doc..tail * (doc + 1)].copy_from_slice(&bytes[HEAD..]);
+    let (mut sum, mut with_vector) = ([0f32; DIMS], 0usize);
+    let mut heads = Vec::with_capacity(HEAD * CHUNK);
+    let mut tails = Vec::with_capacity(TAIL * CHUNK);
+    let mut first = 0;
+    // Every document, deleted or not: a row per document id.
+    for (doc, stored) in store.iter::<TantivyDocument>(None).enumerate() {
+        let bytes = stored_bytes(&stored.map_err(io::Error::other)?, &fields);
+        let norm = (as_i8(&bytes).iter())
+            .map(|&x| f32::from(x) * f32::from(x))
+            .sum::<f32>()
+            .sqrt();
+        norms[doc] = norm;
+        if norm > 0.0 {
+            with_vector += 1;
+            for (s, x) in sum
+                .iter_mut()
+                .zip(unit(&bytes[..HEAD], &bytes[HEAD..], norm))
+            {
+                *s += x;
             }
         }
-    }
-    let tail = DIMS - HEAD;
-    let unit = |doc: usize| -> Vector {
-        let mut v = [0f32; DIMS];
-        let bytes = heads[HEAD * doc..HEAD * (doc + 1)]
-            .iter()
-            .chain(&tails[tail * doc..tail * (doc + 1)]);
-        for (x, &b) in v.iter_mut().zip(bytes) {
-            *x = f32::from(b as i8) / norms[doc];
-        }
-        v
-    };
-    let with_vector: Vec<usize> = (0..max_doc).filter(|&d| norms[d] > 0.0).collect();
-    let mut mean = [0f32; DIMS];
-    for &doc in &with_vector {
-        for (m, x) in mean.iter_mut().zip(unit(doc)) {
-            *m += x;
+        heads.extend_from_slice(&bytes[..HEAD]);
+        tails.extend_from_slice(&bytes[HEAD..]);
+        if heads.len() == HEAD * CHUNK {
+            write_at(out, heads_at + HEAD * first, &heads)?;
+            write_at(out, tails_at + TAIL * first, &tails)?;
+            first = doc + 1;
+            heads.clear();
+            tails.clear();
         }
     }
-    mean.iter_mut()
-        .for_each(|m| *m /= with_vector.len().max(1) as f32);
-    let mut out = BufWriter::new(out);
-    out.write_all(MAGIC)?;
-    out.write_all(&(max_doc as u32).to_le_bytes())?;
-    out.write_all(&(DIMS as u32).to_le_bytes())?;
-    for m in &mean {
-        out.write_all(&m.to_le_bytes())?;
-    }
-    for norm in &norms {
-        out.write_all(&norm.to_le_bytes())?;
-    }
-    for (doc, &norm) in norms.iter().enumerate() {
-        let code = match norm > 0.0 {
-            true => code(&unit(doc), &mean),
-            false => Code::default(),
-        };
-        for word in code {
-            out.write_all(&word.to_le_bytes())?;
+    write_at(out, heads_at + HEAD * first, &heads)?;
+    write_at(out, tails_at + TAIL * first, &tails)?;
+    let mean = sum.map(|s| s / with_vector.max(1) as f32);
+    let mut codes = Vec::with_capacity(CODE * CHUNK);
+    for first in (0..max_doc).step_by(CHUNK) {
+        let rows = CHUNK.min(max_doc - first);
+        heads.resize(HEAD * rows, 0);
+        tails.resize(TAIL * rows, 0);
+        read_at(out, heads_at + HEAD * first, &mut heads)?;
+        read_at(out, tails_at + TAIL * first, &mut tails)?;
+        codes.clear();
+        for row in 0..rows {
+            let norm = norms[first + row];
+            let code = match norm > 0.0 {
+                true => {
+                    let (head, tail) = (&heads[HEAD * row..][..HEAD], &tails[TAIL * row..][..TAIL]);
+                    code(&unit(head, tail, norm), &mean)
+                }
+                false => Code::default(),
+            };
+            codes.extend(code.iter().flat_map(|word| word.to_le_bytes()));
         }
+        write_at(out, codes_at + CODE * first, &codes)?;
     }
-    out.write_all(&heads)?;
-    out.write_all(&tails)?;
-    out.into_inner().map_err(|e| e.into_error())?.sync_all()?;
-    Ok(())
+    let mut header = Vec::with_capacity(HEADER + 4 * max_doc);
+    header.extend_from_slice(MAGIC);
+    header.extend_from_slice(&(max_doc as u32).to_le_bytes());
+    header.extend_from_slice(&(DIMS as u32).to_le_bytes());
+    header.extend(mean.iter().flat_map(|m| m.to_le_bytes()));
+    header.extend(norms.iter().flat_map(|n| n.to_le_bytes()));
+    write_at(out, 0, &header)?;
+    out.sync_all()
+}
+
+/// The unit vector of a row's bytes, of norm `norm`.
+fn unit(head: &[u8], tail: &[u8], norm: f32) -> Vector {
+    let mut v = [0f32; DIMS];
+    for (x, &b) in v.iter_mut().zip(head.iter().chain(tail)) {
+        *x = f32::from(b as i8) / norm;
+    }
+    v
+}
+
+fn write_at(out: &mut File, offset: usize, bytes: &[u8]) -> io::Result<()> {
+    out.seek(SeekFrom::Start(offset as u64))?;
+    out.write_all(bytes)
+}
+
+fn read_at(out: &mut File, offset: usize, bytes: &mut [u8]) -> io::Result<()> {
+    out.seek(SeekFrom::Start(offset as u64))?;
+    out.read_exact(bytes)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::index::shipped::shipped_index;
-    use crate::index::vectors::document_vector;
 
     #[test]
-    fn a_built_index_has_a_file_for_each_segment_that_holds_the_column() {
-        let (_, open, _root) = shipped_index();
+    fn a_built_index_has_a_file_for_each_segment_that_holds_its_documents_vectors() {
+        let (catalog, open, _root) = shipped_index();
         let searcher = open.reader.searcher();
+        let fields = Fields::from_schema(&open.index.schema()).unwrap();
         let files = VectorFiles::of(&open.path, &searcher);
         for (ordinal, reader) in searcher.segment_readers().iter().enumerate() {
             let file = files.segment(ordinal as u32).expect("a vector file");
             for doc in 0..reader.max_doc() {
                 let address = tantivy::DocAddress::new(ordinal as u32, doc);
-                let column = document_vector(&searcher, address).unwrap().unwrap();
+                let stored: TantivyDocument = searcher.doc(address).unwrap();
+                let id = stored
+                    .get_first(fields.id)
+                    .and_then(|v| v.as_str())
+                    .unwrap();
+                let entry = catalog.entries.iter().find(|e| e.id == id).unwrap();
+                let record = crate::model::Record::from_entry(entry, None);
+                let made = pack(&crate::embed::record_vector(&record));
+                assert_eq!(file.row(doc), made, "{id}");
                 let row = crate::embed::stored::unpack(&file.row(doc));
-                assert_eq!(row, column, "document {doc}");
-                assert_eq!(file.code(doc), code(&row, &file.mean()), "document {doc}");
+                assert_eq!(file.code(doc), code(&row, &file.mean()), "{id}");
                 assert!(file.norm(doc) > 0.0);
             }
         }
+    }
+
+    /// The file is made from what a document stores, so the texts must
+    /// come back as the record gave them, odd spacing and all.
+    #[test]
+    fn a_documents_stored_texts_mean_what_its_record_meant() {
+        let (catalog, _open, _root) = shipped_index();
+        let (_, fields) = crate::index::schema::build_schema();
+        let record = crate::model::Record {
+            title: "Zorblat:  Pipelined  Frobnication\nof Quuxes".to_string(),
+            note: String::new(),
+            abstract_text: Some(
+                "We  frobnicate\n\nquuxes across   many devices, overlapping each stage's  communication with compute. ".repeat(4),
+            ),
+            ..Default::default()
+        };
+        let doc = record.to_document(&fields, &catalog.vocabulary, None, None);
+        assert_eq!(
+            stored_bytes(&doc, &fields),
+            pack(&crate::embed::record_vector(&record))
+        );
     }
 }

@@ -1,9 +1,9 @@
 //! Every matching document scored by its vector alone, the best kept: a
 //! scan of stored bytes, not of texts. Through a segment's vector file, a
-//! first pass scores each document by its vector's head and the best few
-//! hundred are scored whole; without one, each distinct vector of the
-//! column is scored once, in the dictionary's order, and each document
-//! looks its score up by ordinal.
+//! first pass ranks documents by sign codes (or by their vectors' heads)
+//! and the best few thousand are scored whole. A segment without its file
+//! (a read-only folder, a damaged file) is scored from its stored texts,
+//! each match's vector made again: the same scores, far more slowly.
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -12,32 +12,28 @@ use rustc_hash::FxHashSet;
 use tantivy::collector::{Collector, SegmentCollector};
 use tantivy::columnar::Column;
 use tantivy::query::Weight;
-use tantivy::{DocAddress, DocId, Score, Searcher, SegmentReader};
+use tantivy::{DocAddress, DocId, Score, Searcher, SegmentReader, TantivyDocument};
 
+use super::Fields;
 use super::vector_file::SegmentVectors;
-pub use super::vector_file::VectorFiles;
+pub use super::vector_file::{VectorFiles, stored_bytes};
 use crate::embed::Vector;
 use crate::embed::stored::{CODE_BITS, Code, HEAD, Head, code, cosine, hamming, unpack};
 
-/// The vector of the document at `address`, if it has one.
+/// The vector of the document at `address`, made from its stored texts;
+/// `None` when they mean nothing (no word the model knows).
 pub fn document_vector(
     searcher: &Searcher,
     address: DocAddress,
 ) -> tantivy::Result<Option<Vector>> {
-    let reader = searcher.segment_reader(address.segment_ord);
-    let Some(column) = reader.fast_fields().bytes("vector")? else {
-        return Ok(None);
-    };
-    let mut bytes = Vec::new();
-    match column.term_ords(address.doc_id).next() {
-        Some(ord) if column.ord_to_bytes(ord, &mut bytes)? => Ok(Some(unpack(&bytes))),
-        _ => Ok(None),
-    }
+    let fields = Fields::from_schema(searcher.schema())?;
+    let bytes = stored_bytes(&searcher.doc(address)?, &fields);
+    Ok(bytes.iter().any(|&b| b != 0).then(|| unpack(&bytes)))
 }
 
 /// The vector of the document at `address`, read from its segment's
-/// vector file when it has one (an array, where the column's dictionary
-/// decodes a block a lookup), else from the column.
+/// vector file when it has one (an array), else made from its stored
+/// texts.
 pub fn vector_at(
     searcher: &Searcher,
     files: &VectorFiles,
@@ -112,7 +108,7 @@ impl VectorScore for Cosine<'_> {
 /// The best `limit` documents by their vector's score (ties by address),
 /// and how many were scored. Documents without a vector are left out. A
 /// segment with its vector file (see `vector_file`) is scanned through
-/// it; one without, through the column.
+/// it; one without, from its stored texts.
 pub struct BestByVector<'a> {
     pub score: &'a dyn VectorScore,
     pub keep: &'a Keep,
@@ -135,33 +131,12 @@ fn code_pass_pool(limit: usize) -> usize {
 
 impl Collector for BestByVector<'_> {
     type Fruit = (Vec<(Score, DocAddress)>, usize);
-    type Child = SegmentBest;
+    type Child = WholeSegments<Self::Fruit>;
 
-    fn for_segment(
-        &self,
-        segment_ord: u32,
-        reader: &SegmentReader,
-    ) -> tantivy::Result<SegmentBest> {
-        let fast = reader.fast_fields();
-        let mut scores = Vec::new();
-        let ords = match fast.bytes("vector")? {
-            Some(column) => {
-                scores.resize(column.num_terms(), f32::NAN);
-                let mut stream = column.dictionary().stream()?;
-                while stream.advance() {
-                    scores[stream.term_ord() as usize] = self.score.exact(stream.key());
-                }
-                Some(column.ords().clone())
-            }
-            None => None,
-        };
-        Ok(SegmentBest {
-            segment_ord,
-            scores,
-            ords,
-            filter: Filter::new(reader, self.keep)?,
-            best: Best::new(self.limit),
-        })
+    /// Never called: `collect_segment` scans a segment whole, with the
+    /// query's scorer, so that each pass reads one array at a time.
+    fn for_segment(&self, _: u32, _: &SegmentReader) -> tantivy::Result<Self::Child> {
+        not_by_segment()
     }
 
     fn collect_segment(
@@ -171,16 +146,7 @@ impl Collector for BestByVector<'_> {
         reader: &SegmentReader,
     ) -> tantivy::Result<Self::Fruit> {
         let Some(file) = self.files.segment(segment_ord) else {
-            let mut child = self.for_segment(segment_ord, reader)?;
-            let alive = reader.alive_bitset();
-            weight.for_each_no_score(reader, &mut |docs| {
-                for &doc in docs {
-                    if alive.is_none_or(|a| a.is_alive(doc)) {
-                        child.collect(doc, 0.0);
-                    }
-                }
-            })?;
-            return Ok(child.harvest());
+            return self.scored_from_store(weight, segment_ord, reader);
         };
         let filter = Filter::new(reader, self.keep)?;
         let alive = reader.alive_bitset();
@@ -249,6 +215,47 @@ impl Collector for BestByVector<'_> {
         all.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
         all.truncate(self.limit);
         Ok((all, scored))
+    }
+}
+
+impl BestByVector<'_> {
+    /// A segment without its vector file: each match's vector made from
+    /// its stored texts, as the file would hold it.
+    fn scored_from_store(
+        &self,
+        weight: &dyn Weight,
+        segment_ord: u32,
+        reader: &SegmentReader,
+    ) -> tantivy::Result<(Vec<(Score, DocAddress)>, usize)> {
+        let store = reader.get_store_reader(1)?;
+        let fields = Fields::from_schema(reader.schema())?;
+        let filter = Filter::new(reader, self.keep)?;
+        let alive = reader.alive_bitset();
+        let mut best = Best::new(self.limit);
+        let mut failed = None;
+        weight.for_each_no_score(reader, &mut |docs| {
+            for &doc in docs {
+                if alive.is_some_and(|a| !a.is_alive(doc)) || !filter.keeps(doc) {
+                    continue;
+                }
+                match store.get::<TantivyDocument>(doc) {
+                    Ok(stored) => {
+                        let bytes = stored_bytes(&stored, &fields);
+                        let score = self.score.exact(&bytes);
+                        if bytes.iter().any(|&b| b != 0) && !score.is_nan() {
+                            best.offer(score, doc);
+                        }
+                    }
+                    Err(e) => {
+                        failed.get_or_insert(e);
+                    }
+                }
+            }
+        })?;
+        match failed {
+            Some(e) => Err(e),
+            None => Ok(best.harvest(segment_ord)),
+        }
     }
 }
 
@@ -409,15 +416,9 @@ impl Best {
     }
 }
 
-/// One segment scanned through the column: each distinct vector's score,
-/// by its ordinal, computed before the matches are walked.
-pub struct SegmentBest {
-    segment_ord: u32,
-    scores: Vec<f32>,
-    ords: Option<Column<u64>>,
-    filter: Filter,
-    best: Best,
-}
+/// The segment collector of a collector that scans whole segments in its
+/// own `collect_segment` and so never makes one (its `for_segment` fails).
+pub struct WholeSegments<F>(std::marker::PhantomData<fn() -> F>);
 
 /// A score, ordered totally.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -437,25 +438,22 @@ impl Ord for Ranked {
     }
 }
 
-impl SegmentCollector for SegmentBest {
-    type Fruit = (Vec<(Score, DocAddress)>, usize);
+impl<F: Default + Send + 'static> SegmentCollector for WholeSegments<F> {
+    type Fruit = F;
 
-    fn collect(&mut self, doc: DocId, _: Score) {
-        if !self.filter.keeps(doc) {
-            return;
-        }
-        let Some(ord) = self.ords.as_ref().and_then(|o| o.first(doc)) else {
-            return;
-        };
-        let score = self.scores[ord as usize];
-        if !score.is_nan() {
-            self.best.offer(score, doc);
-        }
-    }
+    fn collect(&mut self, _: DocId, _: Score) {}
 
-    fn harvest(self) -> Self::Fruit {
-        self.best.harvest(self.segment_ord)
+    fn harvest(self) -> F {
+        F::default()
     }
+}
+
+/// The error of a whole-segment collector's `for_segment`, which its
+/// `collect_segment` never calls.
+pub fn not_by_segment<T>() -> tantivy::Result<T> {
+    Err(tantivy::TantivyError::InternalError(
+        "a scan by vector collects whole segments".to_string(),
+    ))
 }
 
 #[cfg(test)]

@@ -7,6 +7,7 @@ use tantivy::TantivyDocument;
 use super::{DEFAULT_MIN_SIMILARITY, Filters, Watch};
 use crate::catalog::Catalog;
 use crate::error::Error;
+use crate::index::vectors::VectorFiles;
 use crate::index::{Fields, OpenIndex};
 use crate::model::{Collection, Kind, Record};
 use crate::search::{
@@ -43,9 +44,10 @@ pub fn matches_after(
         });
     }
     let searcher = open.reader.searcher();
+    let files = VectorFiles::of(&open.path, &searcher);
     let fields = Fields::from_schema(&open.index.schema())?;
     let floor = watch.min_similarity.unwrap_or(DEFAULT_MIN_SIMILARITY) as f32;
-    let (near, seeds) = near_seeds(&searcher, &fields, &watch.like, after, floor)?;
+    let (near, seeds) = near_seeds((&searcher, &files), &fields, &watch.like, after, floor)?;
     let mut hits = Vec::new();
     for (i, &(cosine, address)) in near.iter().take(limit).enumerate() {
         let doc: TantivyDocument = searcher.doc(address)?;
@@ -79,9 +81,16 @@ pub fn feed_records(
         return newest(open, catalog, &request.as_request(), boosts, limit);
     }
     let searcher = open.reader.searcher();
+    let files = VectorFiles::of(&open.path, &searcher);
     let fields = Fields::from_schema(&open.index.schema())?;
     let floor = watch.min_similarity.unwrap_or(DEFAULT_MIN_SIMILARITY) as f32;
-    let (near, _) = near_seeds(&searcher, &fields, &watch.like, watch.since, floor)?;
+    let (near, _) = near_seeds(
+        (&searcher, &files),
+        &fields,
+        &watch.like,
+        watch.since,
+        floor,
+    )?;
     let addresses: Vec<_> = near.into_iter().map(|(_, address)| address).collect();
     newest_of(&searcher, &fields, &addresses, limit)
 }

@@ -15,15 +15,18 @@ use std::collections::HashMap;
 use tantivy::TantivyDocument;
 use tantivy::collector::{DocSetCollector, TopDocs};
 use tantivy::query::{
-    AllQuery, Bm25StatisticsProvider, BooleanQuery, BoostQuery, Occur, Query, TermQuery,
+    AllQuery, Bm25StatisticsProvider, BooleanQuery, BoostQuery, Occur, Query, TermQuery, Weight,
 };
 use tantivy::schema::{Field, IndexRecordOption, Value};
-use tantivy::{DocAddress, Index, Term};
+use tantivy::{DocAddress, Index, SegmentReader, Term};
 
 use crate::catalog::Vocabulary;
 use crate::embed::stored::cosine;
 use crate::error::Error;
-use crate::index::vectors::{BestByVector, Cosine, Keep, VectorFiles, document_vector};
+use crate::index::vectors::{
+    BestByVector, Cosine, Keep, VectorFiles, WholeSegments, document_vector, not_by_segment,
+    stored_bytes, vector_at,
+};
 use crate::index::{Fields, OpenIndex, id_query};
 use crate::model::Record;
 use crate::search::Hit;
@@ -257,10 +260,9 @@ fn like(
 /// holds no vector for, are left out; the seeds found come back too.
 ///
 /// Only the new records' vectors are read: a range over the stamps'
-/// column, then each match's vector by its ordinal, or, when a segment's
-/// matches are many, its distinct vectors in one pass over the column.
+/// column, then each match's row of its segment's vector file.
 pub fn near_seeds(
-    searcher: &tantivy::Searcher,
+    (searcher, files): (&tantivy::Searcher, &VectorFiles),
     fields: &Fields,
     seeds: &[String],
     after: i64,
@@ -275,9 +277,7 @@ pub fn near_seeds(
             continue;
         };
         seed_addresses.push(address);
-        if let Some(vector) = document_vector(searcher, address)?
-            && vector.iter().any(|&x| x != 0.0)
-        {
+        if let Some(vector) = vector_at(searcher, files, address)? {
             vectors.push(vector);
             found.push(id.clone());
         }
@@ -292,6 +292,7 @@ pub fn near_seeds(
     let near = NearSeeds {
         seeds: &vectors,
         floor,
+        files,
     };
     let mut best = searcher.search(&within, &near)?;
     best.retain(|(_, address)| !seed_addresses.contains(address));
@@ -307,6 +308,7 @@ pub type Near = Vec<(f32, DocAddress)>;
 struct NearSeeds<'a> {
     seeds: &'a [crate::embed::Vector],
     floor: f32,
+    files: &'a VectorFiles,
 }
 
 impl NearSeeds<'_> {
@@ -319,20 +321,49 @@ impl NearSeeds<'_> {
 
 impl tantivy::collector::Collector for NearSeeds<'_> {
     type Fruit = Vec<(f32, DocAddress)>;
-    type Child = SegmentNear;
+    type Child = WholeSegments<Self::Fruit>;
 
-    fn for_segment(
+    /// Never called: `collect_segment` reads a segment's matches whole.
+    fn for_segment(&self, _: u32, _: &SegmentReader) -> tantivy::Result<Self::Child> {
+        not_by_segment()
+    }
+
+    fn collect_segment(
         &self,
+        weight: &dyn Weight,
         segment_ord: u32,
-        reader: &tantivy::SegmentReader,
-    ) -> tantivy::Result<SegmentNear> {
-        Ok(SegmentNear {
-            segment_ord,
-            column: reader.fast_fields().bytes("vector")?,
-            docs: Vec::new(),
-            seeds: self.seeds.to_vec(),
-            floor: self.floor,
-        })
+        reader: &SegmentReader,
+    ) -> tantivy::Result<Self::Fruit> {
+        let alive = reader.alive_bitset();
+        let mut docs = Vec::new();
+        weight.for_each_no_score(reader, &mut |matched| {
+            docs.extend(
+                matched
+                    .iter()
+                    .filter(|&&d| alive.is_none_or(|a| a.is_alive(d))),
+            );
+        })?;
+        let file = self.files.segment(segment_ord);
+        let (store, fields) = match file {
+            Some(_) => (None, None),
+            None => (
+                Some(reader.get_store_reader(1)?),
+                Some(Fields::from_schema(reader.schema())?),
+            ),
+        };
+        let mut near = Vec::new();
+        for doc in docs {
+            let bytes = match (file, &store, &fields) {
+                (Some(file), ..) => file.row(doc),
+                (None, Some(store), Some(fields)) => stored_bytes(&store.get(doc)?, fields),
+                _ => continue,
+            };
+            let score = self.score(&bytes);
+            if bytes.iter().any(|&b| b != 0) && score >= self.floor {
+                near.push((score, DocAddress::new(segment_ord, doc)));
+            }
+        }
+        Ok(near)
     }
 
     fn requires_scoring(&self) -> bool {
@@ -341,62 +372,5 @@ impl tantivy::collector::Collector for NearSeeds<'_> {
 
     fn merge_fruits(&self, fruits: Vec<Self::Fruit>) -> tantivy::Result<Self::Fruit> {
         Ok(fruits.into_iter().flatten().collect())
-    }
-}
-
-/// One segment's matches, scored once they are all known.
-struct SegmentNear {
-    segment_ord: u32,
-    column: Option<tantivy::columnar::BytesColumn>,
-    docs: Vec<tantivy::DocId>,
-    seeds: Vec<crate::embed::Vector>,
-    floor: f32,
-}
-
-impl tantivy::collector::SegmentCollector for SegmentNear {
-    type Fruit = Vec<(f32, DocAddress)>;
-
-    fn collect(&mut self, doc: tantivy::DocId, _: tantivy::Score) {
-        self.docs.push(doc);
-    }
-
-    fn harvest(self) -> Self::Fruit {
-        let Some(column) = &self.column else {
-            return Vec::new();
-        };
-        let near = NearSeeds {
-            seeds: &self.seeds,
-            floor: self.floor,
-        };
-        let ords: Vec<(tantivy::DocId, u64)> = (self.docs.iter())
-            .filter_map(|&doc| Some((doc, column.term_ords(doc).next()?)))
-            .collect();
-        // A few matches: their vectors one by one; many: every distinct
-        // vector in the column's order, a sequential read.
-        let mut scores: HashMap<u64, f32> = HashMap::new();
-        if ords.len() * 8 < column.num_terms() {
-            let mut bytes = Vec::new();
-            for &(_, ord) in &ords {
-                if let std::collections::hash_map::Entry::Vacant(slot) = scores.entry(ord) {
-                    bytes.clear();
-                    if column.ord_to_bytes(ord, &mut bytes).unwrap_or(false) {
-                        slot.insert(near.score(&bytes));
-                    }
-                }
-            }
-        } else if let Ok(mut stream) = column.dictionary().stream() {
-            let wanted: std::collections::HashSet<u64> = ords.iter().map(|&(_, o)| o).collect();
-            while stream.advance() {
-                if wanted.contains(&stream.term_ord()) {
-                    scores.insert(stream.term_ord(), near.score(stream.key()));
-                }
-            }
-        }
-        (ords.into_iter())
-            .filter_map(|(doc, ord)| {
-                let score = *scores.get(&ord)?;
-                (score >= self.floor).then(|| (score, DocAddress::new(self.segment_ord, doc)))
-            })
-            .collect()
     }
 }

@@ -46,9 +46,12 @@ const DOCSTORE_ZSTD_LEVEL: i32 = 3;
 /// The store's block: twice tantivy's default, since zstd finds more to
 /// share in more abstracts at once (see `bench/RESULTS.md`).
 const DOCSTORE_BLOCK: usize = 32 * 1024;
-/// Memory for bulk imports, shared by the writer's threads: keeps a million
-/// records under 2 GB of resident memory.
-const BULK_WRITER_MEMORY: usize = 768 * 1024 * 1024;
+/// Memory for bulk imports, shared by the writer's threads: enough that
+/// each thread's half of a million records makes one segment, no more,
+/// since tantivy sizes a thread's term table by its share (at a million
+/// records, 768 MB peaked at 695-716 MB of resident memory, 512 at 641-643,
+/// with the same two segments).
+const BULK_WRITER_MEMORY: usize = 512 * 1024 * 1024;
 
 /// What a rebuild has to warn of: an index it set aside, records it left out.
 pub fn build_warnings(report: &BuildReport) -> Vec<String> {

@@ -49,8 +49,8 @@ const DOCSTORE_BLOCK: usize = 32 * 1024;
 /// Memory for bulk imports, shared by the writer's threads: enough that
 /// each thread's half of a million records makes one segment, no more,
 /// since tantivy sizes a thread's term table by its share (at a million
-/// records, 768 MB peaked at 695-716 MB of resident memory, 512 at 641-643,
-/// with the same two segments).
+/// records, 768 MB peaked at 695-716 MB of resident memory, 512 at a
+/// median of 644 over seven runs, with the same two segments).
 const BULK_WRITER_MEMORY: usize = 512 * 1024 * 1024;
 
 /// What a rebuild has to warn of: an index it set aside, records it left out.

@@ -273,7 +273,7 @@ fn fill(reader: &SegmentReader, out: &mut File) -> io::Result<()> {
     let mut tails = Vec::with_capacity(TAIL * CHUNK);
     let mut first = 0;
     // Every document, deleted or not: a row per document id.
-    for (doc, stored) in store.iter::<TantivyDocument>(None).enumerate() {
+    for (doc, stored) in (store.iter::<TantivyDocument>(None).enumerate()).take(max_doc) {
         let bytes = stored_bytes(&stored.map_err(io::Error::other)?, &fields);
         let norm = (as_i8(&bytes).iter())
             .map(|&x| f32::from(x) * f32::from(x))

@@ -13,9 +13,7 @@ use crate::catalog::Catalog;
 use crate::embed::stored::{HEAD, Head, unpack};
 use crate::embed::{DIMS, Vector};
 use crate::error::Error;
-use crate::index::vectors::{
-    BestByVector, Keep, VectorFiles, VectorScore, document_vector, vector_at,
-};
+use crate::index::vectors::{BestByVector, Keep, VectorFiles, VectorScore, vector_at};
 use crate::index::{Fields, OpenIndex, exact_query, id_query, identifier_key};
 use crate::model::metadata::Cache;
 use crate::model::{Collection, Record, arxiv_record_id};
@@ -152,11 +150,12 @@ fn stored_vectors<'a>(
     arxiv: impl Iterator<Item = &'a str>,
 ) -> Result<Vec<Vector>, Error> {
     let searcher = open.reader.searcher();
+    let files = VectorFiles::of(&open.path, &searcher);
     let mut vectors = Vec::new();
     for id in arxiv {
         let found = searcher.search(&id_query(fields, &arxiv_record_id(id)), &DocSetCollector)?;
         if let Some(address) = found.into_iter().min()
-            && let Some(vector) = document_vector(&searcher, address)?
+            && let Some(vector) = vector_at(&searcher, &files, address)?
         {
             vectors.push(vector);
         }

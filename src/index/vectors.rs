@@ -12,20 +12,19 @@ use rustc_hash::FxHashSet;
 use tantivy::collector::{Collector, SegmentCollector};
 use tantivy::columnar::Column;
 use tantivy::query::Weight;
-use tantivy::{DocAddress, DocId, Score, Searcher, SegmentReader, TantivyDocument};
+use tantivy::store::StoreReader;
+use tantivy::{DocAddress, DocId, Score, Searcher, SegmentReader};
 
 use super::Fields;
 use super::vector_file::SegmentVectors;
-pub use super::vector_file::{VectorFiles, stored_bytes};
+pub use super::vector_file::VectorFiles;
+use super::vector_file::stored_bytes;
 use crate::embed::Vector;
-use crate::embed::stored::{CODE_BITS, Code, HEAD, Head, code, cosine, hamming, unpack};
+use crate::embed::stored::{CODE_BITS, Code, HEAD, Head, Packed, code, cosine, hamming, unpack};
 
 /// The vector of the document at `address`, made from its stored texts;
 /// `None` when they mean nothing (no word the model knows).
-pub fn document_vector(
-    searcher: &Searcher,
-    address: DocAddress,
-) -> tantivy::Result<Option<Vector>> {
+fn document_vector(searcher: &Searcher, address: DocAddress) -> tantivy::Result<Option<Vector>> {
     let fields = Fields::from_schema(searcher.schema())?;
     let bytes = stored_bytes(&searcher.doc(address)?, &fields);
     Ok(bytes.iter().any(|&b| b != 0).then(|| unpack(&bytes)))
@@ -146,7 +145,8 @@ impl Collector for BestByVector<'_> {
         reader: &SegmentReader,
     ) -> tantivy::Result<Self::Fruit> {
         let Some(file) = self.files.segment(segment_ord) else {
-            return self.scored_from_store(weight, segment_ord, reader);
+            let rows = SegmentRows::Store(Box::new(StoredTexts::of(reader)?));
+            return self.scored_row_by_row(&rows, weight, segment_ord, reader);
         };
         let filter = Filter::new(reader, self.keep)?;
         let alive = reader.alive_bitset();
@@ -219,16 +219,15 @@ impl Collector for BestByVector<'_> {
 }
 
 impl BestByVector<'_> {
-    /// A segment without its vector file: each match's vector made from
-    /// its stored texts, as the file would hold it.
-    fn scored_from_store(
+    /// Each match scored by its row read whole from `rows` (a segment
+    /// without its vector file: made from its stored texts).
+    fn scored_row_by_row(
         &self,
+        rows: &SegmentRows,
         weight: &dyn Weight,
         segment_ord: u32,
         reader: &SegmentReader,
     ) -> tantivy::Result<(Vec<(Score, DocAddress)>, usize)> {
-        let store = reader.get_store_reader(1)?;
-        let fields = Fields::from_schema(reader.schema())?;
         let filter = Filter::new(reader, self.keep)?;
         let alive = reader.alive_bitset();
         let mut best = Best::new(self.limit);
@@ -238,14 +237,14 @@ impl BestByVector<'_> {
                 if alive.is_some_and(|a| !a.is_alive(doc)) || !filter.keeps(doc) {
                     continue;
                 }
-                match store.get::<TantivyDocument>(doc) {
-                    Ok(stored) => {
-                        let bytes = stored_bytes(&stored, &fields);
+                match rows.bytes(doc) {
+                    Ok(Some(bytes)) => {
                         let score = self.score.exact(&bytes);
-                        if bytes.iter().any(|&b| b != 0) && !score.is_nan() {
+                        if !score.is_nan() {
                             best.offer(score, doc);
                         }
                     }
+                    Ok(None) => {}
                     Err(e) => {
                         failed.get_or_insert(e);
                     }
@@ -256,6 +255,53 @@ impl BestByVector<'_> {
             Some(e) => Err(e),
             None => Ok(best.harvest(segment_ord)),
         }
+    }
+}
+
+/// Where a segment's vectors are read one document at a time: its vector
+/// file, or, without one, its stored texts.
+pub enum SegmentRows<'a> {
+    File(&'a SegmentVectors),
+    Store(Box<StoredTexts>),
+}
+
+/// A segment's stored texts, from which its vectors are made again.
+pub struct StoredTexts {
+    store: StoreReader,
+    fields: Fields,
+}
+
+impl StoredTexts {
+    fn of(reader: &SegmentReader) -> tantivy::Result<StoredTexts> {
+        Ok(StoredTexts {
+            store: reader.get_store_reader(1)?,
+            fields: Fields::from_schema(reader.schema())?,
+        })
+    }
+}
+
+impl SegmentRows<'_> {
+    /// The rows of segment `segment_ord` of `files`' searcher.
+    pub fn of<'a>(
+        files: &'a VectorFiles,
+        segment_ord: u32,
+        reader: &SegmentReader,
+    ) -> tantivy::Result<SegmentRows<'a>> {
+        Ok(match files.segment(segment_ord) {
+            Some(file) => SegmentRows::File(file),
+            None => SegmentRows::Store(Box::new(StoredTexts::of(reader)?)),
+        })
+    }
+
+    /// `doc`'s stored bytes; `None` when it has no vector.
+    pub fn bytes(&self, doc: DocId) -> tantivy::Result<Option<Packed>> {
+        Ok(match self {
+            SegmentRows::File(file) => (file.norm(doc) > 0.0).then(|| file.row(doc)),
+            SegmentRows::Store(texts) => {
+                let bytes = stored_bytes(&texts.store.get(doc)?, &texts.fields);
+                bytes.iter().any(|&b| b != 0).then_some(bytes)
+            }
+        })
     }
 }
 

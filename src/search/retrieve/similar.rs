@@ -24,8 +24,7 @@ use crate::catalog::Vocabulary;
 use crate::embed::stored::cosine;
 use crate::error::Error;
 use crate::index::vectors::{
-    BestByVector, Cosine, Keep, VectorFiles, WholeSegments, document_vector, not_by_segment,
-    stored_bytes, vector_at,
+    BestByVector, Cosine, Keep, SegmentRows, VectorFiles, WholeSegments, not_by_segment, vector_at,
 };
 use crate::index::{Fields, OpenIndex, id_query};
 use crate::model::Record;
@@ -62,7 +61,9 @@ pub fn similar(
             "no entry with id `{id}` (try `distml-search search {id}`)"
         )));
     };
-    let vector = document_vector(&searcher, address)?.filter(|v| v.iter().any(|&x| x != 0.0));
+    // Mapped once: the work's own row, then the scan.
+    let files = VectorFiles::of(&open.path, &searcher);
+    let vector = vector_at(&searcher, &files, address)?;
     let curated = doc.get_first(fields.tags).is_some();
     let mode = mode.unwrap_or(if curated {
         Mode::Keyword
@@ -85,7 +86,6 @@ pub fn similar(
         (_, Some(vector)) => {
             let score = Cosine::new(vector);
             let keep = Keep::default();
-            let files = VectorFiles::of(&open.path, &searcher);
             let scan = BestByVector {
                 score: &score,
                 keep: &keep,
@@ -334,6 +334,7 @@ impl tantivy::collector::Collector for NearSeeds<'_> {
         segment_ord: u32,
         reader: &SegmentReader,
     ) -> tantivy::Result<Self::Fruit> {
+        let rows = SegmentRows::of(self.files, segment_ord, reader)?;
         let alive = reader.alive_bitset();
         let mut docs = Vec::new();
         weight.for_each_no_score(reader, &mut |matched| {
@@ -343,24 +344,13 @@ impl tantivy::collector::Collector for NearSeeds<'_> {
                     .filter(|&&d| alive.is_none_or(|a| a.is_alive(d))),
             );
         })?;
-        let file = self.files.segment(segment_ord);
-        let (store, fields) = match file {
-            Some(_) => (None, None),
-            None => (
-                Some(reader.get_store_reader(1)?),
-                Some(Fields::from_schema(reader.schema())?),
-            ),
-        };
         let mut near = Vec::new();
         for doc in docs {
-            let bytes = match (file, &store, &fields) {
-                (Some(file), ..) => file.row(doc),
-                (None, Some(store), Some(fields)) => stored_bytes(&store.get(doc)?, fields),
-                _ => continue,
-            };
-            let score = self.score(&bytes);
-            if bytes.iter().any(|&b| b != 0) && score >= self.floor {
-                near.push((score, DocAddress::new(segment_ord, doc)));
+            if let Some(bytes) = rows.bytes(doc)? {
+                let score = self.score(&bytes);
+                if score >= self.floor {
+                    near.push((score, DocAddress::new(segment_ord, doc)));
+                }
             }
         }
         Ok(near)

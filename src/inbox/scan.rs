@@ -86,7 +86,7 @@ pub fn ranked(
             limit: fetched,
             files: &files,
         };
-        let (best, scored) = searcher.search(&query, &scan)?;
+        let (best, scored) = scan.search(&searcher, &query)?;
         let mut found = Vec::with_capacity(limit);
         let mut listed = 0;
         for &(_, address) in &best {

@@ -81,6 +81,12 @@ impl SegmentVectors {
         mean
     }
 
+    /// Every document's sign code, in document order.
+    pub fn codes(&self) -> &[u8] {
+        let at = HEADER + 4 * self.max_doc;
+        &self.bytes[at..at + CODE * self.max_doc]
+    }
+
     /// `doc`'s sign code.
     #[inline(always)]
     pub fn code(&self, doc: u32) -> Code {

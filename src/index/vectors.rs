@@ -11,7 +11,7 @@ use std::collections::BinaryHeap;
 use rustc_hash::FxHashSet;
 use tantivy::collector::{Collector, SegmentCollector};
 use tantivy::columnar::Column;
-use tantivy::query::Weight;
+use tantivy::query::{AllQuery, EnableScoring, Query, Weight};
 use tantivy::store::StoreReader;
 use tantivy::{DocAddress, DocId, Score, Searcher, SegmentReader};
 
@@ -20,7 +20,7 @@ use super::vector_file::SegmentVectors;
 pub use super::vector_file::VectorFiles;
 use super::vector_file::stored_bytes;
 use crate::embed::Vector;
-use crate::embed::stored::{CODE_BITS, Code, HEAD, Head, Packed, code, cosine, hamming, unpack};
+use crate::embed::stored::{Code, HEAD, Head, Packed, code, cosine, hamming, unpack};
 
 /// The vector of the document at `address`, made from its stored texts;
 /// `None` when they mean nothing (no word the model knows).
@@ -162,19 +162,7 @@ impl Collector for BestByVector<'_> {
                 );
                 pass.offer(&kept);
             })?;
-            let mut best = Best::new(self.limit);
-            // Documents without a vector have a code too (zeros): left out here.
-            for doc in pass.nearest(code_pass_pool(self.limit)) {
-                if file.norm(doc) == 0.0 {
-                    continue;
-                }
-                let score = self.score.exact(&file.row(doc));
-                if !score.is_nan() {
-                    best.offer(score, doc);
-                }
-            }
-            best.scored = pass.scored;
-            return Ok(best.harvest(segment_ord));
+            return Ok(self.rescored(&pass, segment_ord));
         }
         let mut rough = Best::new(first_pass_pool(self.limit));
         weight.for_each_no_score(reader, &mut |docs| {
@@ -219,6 +207,72 @@ impl Collector for BestByVector<'_> {
 }
 
 impl BestByVector<'_> {
+    /// The best documents `query` matches, as `searcher.search` finds
+    /// them. For [`AllQuery`] (a scan with no filter but `keep`), each
+    /// segment's codes are read in order, not through the query's scorer.
+    pub fn search(
+        &self,
+        searcher: &Searcher,
+        query: &dyn Query,
+    ) -> tantivy::Result<<Self as Collector>::Fruit> {
+        let Some(vector) = (self.score.cosine_with()).filter(|_| query.is::<AllQuery>()) else {
+            return searcher.search(query, self);
+        };
+        let weight = query.weight(EnableScoring::disabled_from_searcher(searcher))?;
+        let segments = searcher.segment_readers().iter().enumerate();
+        let fruits = searcher.index().search_executor().map(
+            |(ordinal, reader)| {
+                let ordinal = ordinal as u32;
+                match self.files.segment(ordinal) {
+                    Some(file) => self.every_in_segment(vector, file, ordinal, reader),
+                    None => self.collect_segment(&*weight, ordinal, reader),
+                }
+            },
+            segments,
+        )?;
+        self.merge_fruits(fruits)
+    }
+
+    /// Every document of a segment that `keep` keeps, by its code.
+    fn every_in_segment(
+        &self,
+        query: &Vector,
+        file: &SegmentVectors,
+        segment_ord: u32,
+        reader: &SegmentReader,
+    ) -> tantivy::Result<<Self as Collector>::Fruit> {
+        let mut pass = CodePass::new(query, file);
+        pass.offer_every();
+        let filter = Filter::new(reader, self.keep)?;
+        let alive = reader.alive_bitset();
+        if alive.is_some() || filter.is_active() {
+            for doc in 0..reader.max_doc() {
+                if alive.is_some_and(|a| !a.is_alive(doc)) || !filter.keeps(doc) {
+                    pass.withdraw(doc);
+                }
+            }
+        }
+        Ok(self.rescored(&pass, segment_ord))
+    }
+
+    /// The nearest of a first pass by codes, scored whole.
+    fn rescored(&self, pass: &CodePass, segment_ord: u32) -> <Self as Collector>::Fruit {
+        let (nearest, offered) = pass.nearest(code_pass_pool(self.limit));
+        let mut best = Best::new(self.limit);
+        // Documents without a vector have a code too (zeros): left out here.
+        for doc in nearest {
+            if pass.file.norm(doc) == 0.0 {
+                continue;
+            }
+            let score = self.score.exact(&pass.file.row(doc));
+            if !score.is_nan() {
+                best.offer(score, doc);
+            }
+        }
+        best.scored = offered;
+        best.harvest(segment_ord)
+    }
+
     /// Each match scored by its row read whole from `rows` (a segment
     /// without its vector file: made from its stored texts).
     fn scored_row_by_row(
@@ -306,27 +360,24 @@ impl SegmentRows<'_> {
 }
 
 /// A first pass by sign codes over one segment: each document's Hamming
-/// distance to the query's code, kept by document and counted by
-/// distance, so that the nearest are found without sorting.
+/// distance to the query's code, kept by document (a byte each), so that
+/// the nearest are found by counting distances, without sorting.
 struct CodePass<'a> {
     query: Code,
     file: &'a SegmentVectors,
-    distance: Vec<u16>,
-    count: [usize; CODE_BITS + 1],
-    scored: usize,
+    distance: Vec<u8>,
 }
 
-impl<'a> CodePass<'a> {
-    /// Distances not taken.
-    const FAR: u16 = u16::MAX;
+/// A document not offered. Distances above it are cut to `FAR - 1`: a
+/// code that far differs from the query's in nearly every bit.
+const FAR: u8 = u8::MAX;
 
+impl<'a> CodePass<'a> {
     fn new(query: &Vector, file: &'a SegmentVectors) -> CodePass<'a> {
         CodePass {
             query: code(query, &file.mean()),
             file,
-            distance: vec![Self::FAR; file.max_doc()],
-            count: [0; CODE_BITS + 1],
-            scored: 0,
+            distance: vec![FAR; file.max_doc()],
         }
     }
 
@@ -346,11 +397,8 @@ impl<'a> CodePass<'a> {
     #[inline(always)]
     fn offer_portable(&mut self, docs: &[DocId]) {
         for &doc in docs {
-            let d = hamming(&self.query, &self.file.code(doc));
-            self.distance[doc as usize] = d as u16;
-            self.count[d as usize] += 1;
+            self.distance[doc as usize] = near(hamming(&self.query, &self.file.code(doc)));
         }
-        self.scored += docs.len();
     }
 
     #[cfg(target_arch = "x86_64")]
@@ -359,27 +407,92 @@ impl<'a> CodePass<'a> {
         self.offer_portable(docs)
     }
 
-    /// The `pool` nearest documents offered (ties by document order).
-    fn nearest(&self, pool: usize) -> Vec<DocId> {
-        nearest(&self.distance, &self.count, pool)
+    /// Takes the distance of every document, reading the codes in order.
+    fn offer_every(&mut self) {
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("popcnt") {
+            // SAFETY: the processor has POPCNT, checked just above.
+            return unsafe { self.offer_every_popcnt() };
+        }
+        self.offer_every_portable()
+    }
+
+    #[inline(always)]
+    fn offer_every_portable(&mut self) {
+        let codes = self.file.codes().chunks_exact(size_of::<Code>());
+        for (distance, bytes) in self.distance.iter_mut().zip(codes) {
+            let word = |i: usize| u64::from_le_bytes(bytes[8 * i..8 * i + 8].try_into().unwrap());
+            let code: Code = std::array::from_fn(word);
+            *distance = near(hamming(&self.query, &code));
+        }
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "popcnt")]
+    fn offer_every_popcnt(&mut self) {
+        self.offer_every_portable()
+    }
+
+    /// Takes `doc` back: it is not to be scored.
+    fn withdraw(&mut self, doc: DocId) {
+        self.distance[doc as usize] = FAR;
+    }
+
+    /// The `pool` nearest documents offered (ties by document order), and
+    /// how many were offered.
+    fn nearest(&self, pool: usize) -> (Vec<DocId>, usize) {
+        let count = counts(&self.distance);
+        let offered = self.distance.len() - count[usize::from(FAR)];
+        (nearest(&self.distance, &count, pool), offered)
     }
 }
 
+/// A distance as a pass keeps it.
+#[inline(always)]
+fn near(distance: u32) -> u8 {
+    distance.min(u32::from(FAR - 1)) as u8
+}
+
+/// How many documents are at each distance. Four tallies taken in turn:
+/// one alone stalls on each distance that repeats the one before, and
+/// distances bunch.
+fn counts(distance: &[u8]) -> [usize; FAR as usize + 1] {
+    let mut tallies = [[0u32; FAR as usize + 1]; 4];
+    let mut quads = distance.chunks_exact(4);
+    for quad in &mut quads {
+        for (tally, &d) in tallies.iter_mut().zip(quad) {
+            tally[usize::from(d)] += 1;
+        }
+    }
+    for &d in quads.remainder() {
+        tallies[0][usize::from(d)] += 1;
+    }
+    std::array::from_fn(|d| tallies.iter().map(|t| t[d] as usize).sum())
+}
+
 /// The `pool` documents of least `distance` (by document; `count` of each
-/// distance), ties by document order.
-fn nearest(distance: &[u16], count: &[usize; CODE_BITS + 1], pool: usize) -> Vec<DocId> {
+/// distance), ties by document order; none at [`FAR`].
+fn nearest(distance: &[u8], count: &[usize; FAR as usize + 1], pool: usize) -> Vec<DocId> {
     let (mut cut, mut within) = (0, 0);
-    while cut <= CODE_BITS && within + count[cut] < pool {
+    while cut < usize::from(FAR) && within + count[cut] < pool {
         within += count[cut];
         cut += 1;
     }
     let mut room = pool - within;
     let mut nearest = Vec::with_capacity(pool);
-    for (doc, &d) in distance.iter().enumerate() {
-        let d = usize::from(d);
-        if d < cut || (d == cut && room > 0) {
-            room -= usize::from(d == cut);
-            nearest.push(doc as DocId);
+    // Few documents are that near: a block is looked into only when its
+    // least distance is (a minimum the compiler takes 16 bytes at a time).
+    const BLOCK: usize = 64;
+    for (block, distances) in distance.chunks(BLOCK).enumerate() {
+        if usize::from(distances.iter().fold(FAR, |m, &d| m.min(d))) > cut {
+            continue;
+        }
+        for (at, &d) in distances.iter().enumerate() {
+            let d = usize::from(d);
+            if d < cut || (d == cut && d != usize::from(FAR) && room > 0) {
+                room -= usize::from(d == cut);
+                nearest.push((block * BLOCK + at) as DocId);
+            }
         }
     }
     nearest
@@ -403,6 +516,11 @@ impl Filter {
             false => Some((fast.u64("arxiv_key")?, keep.excluded.clone())),
         };
         Ok(Filter { since, keys })
+    }
+
+    /// Whether it leaves any document out.
+    fn is_active(&self) -> bool {
+        self.since.is_some() || self.keys.is_some()
     }
 
     fn keeps(&self, doc: DocId) -> bool {
@@ -508,15 +626,34 @@ mod tests {
 
     #[test]
     fn the_nearest_codes_are_cut_at_the_pool_ties_by_document() {
-        let far = CodePass::FAR;
-        let distance = [3, 1, 1, 2, far, 1];
-        let mut count = [0; CODE_BITS + 1];
-        for &d in distance.iter().filter(|&&d| d != far) {
-            count[usize::from(d)] += 1;
-        }
+        let distance = [3, 1, 1, 2, FAR, 1];
+        let count = counts(&distance);
+        assert_eq!(count[1], 3);
         assert_eq!(nearest(&distance, &count, 2), vec![1, 2]);
         assert_eq!(nearest(&distance, &count, 4), vec![1, 2, 3, 5]);
         // More room than documents: every one taken, none that was not.
         assert_eq!(nearest(&distance, &count, 100), vec![0, 1, 2, 3, 5]);
+    }
+
+    #[test]
+    fn blocks_without_a_near_document_are_skipped_and_none_is_lost() {
+        // Near documents scattered over many blocks, one at the very end.
+        let mut distance = vec![200u8; 1000];
+        for (doc, d) in [
+            (5, 10),
+            (70, 12),
+            (640, 10),
+            (641, FAR),
+            (999, 11),
+            (130, 12),
+        ] {
+            distance[doc] = d;
+        }
+        let count = counts(&distance);
+        assert_eq!(count[usize::from(FAR)], 1);
+        assert_eq!(nearest(&distance, &count, 3), vec![5, 640, 999]);
+        // A tie at the cut: the earlier document.
+        assert_eq!(nearest(&distance, &count, 4), vec![5, 70, 640, 999]);
+        assert_eq!(nearest(&distance, &count, 1000).len(), 999);
     }
 }

@@ -8,7 +8,6 @@
 
 use std::collections::HashMap;
 
-use tantivy::query::Query;
 use tantivy::{DocAddress, Searcher};
 
 use crate::embed::stored::{HEAD, unpack};
@@ -118,6 +117,9 @@ fn constraints(root: &Node) -> Node {
         Node::Filter { .. } => vec![root.clone()],
         _ => Vec::new(),
     };
+    if kept.is_empty() {
+        return Node::All;
+    }
     if kept.iter().all(|c| matches!(c, Node::Not(_))) {
         let mut all = vec![Node::All];
         all.extend(kept);
@@ -147,7 +149,7 @@ pub fn nearest(
         limit,
         files,
     };
-    Ok(cx.searcher.search(&*within as &dyn Query, &scan)?.0)
+    Ok(scan.search(cx.searcher, &*within)?.0)
 }
 
 /// The cosine with the query, of what means no excluded phrase.
@@ -158,7 +160,8 @@ struct Unexcluded<'a> {
 
 impl VectorScore for Unexcluded<'_> {
     fn exact(&self, packed: &[u8]) -> f32 {
-        match self.meant.excludes(&unpack(packed)) {
+        let excluded = !self.meant.excluded.is_empty() && self.meant.excludes(&unpack(packed));
+        match excluded {
             true => f32::NAN,
             false => self.cosine.exact(packed),
         }

@@ -92,7 +92,7 @@ pub fn similar(
                 limit: pool + 1,
                 files: &files,
             };
-            let mut semantic = searcher.search(&AllQuery, &scan)?.0;
+            let mut semantic = scan.search(&searcher, &AllQuery)?.0;
             semantic.retain(|&(_, a)| a != address);
             let cosines = semantic.iter().map(|&(c, a)| (a, c)).collect();
             if mode == Mode::Semantic {

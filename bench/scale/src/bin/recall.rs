@@ -38,7 +38,7 @@ fn main() {
         let query = embedder().embed(text);
         let started = Instant::now();
         let scan = BestByVector { score: &Cosine::new(&query), keep: &Keep::default(), limit: LIMIT, files: &files };
-        let (found, _) = searcher.search(&AllQuery, &scan).expect("scan");
+        let (found, _) = scan.search(&searcher, &AllQuery).expect("scan");
         let scan_ms = started.elapsed().as_secs_f64() * 1000.0;
         let started = Instant::now();
         let mut exact: Vec<(f32, DocAddress)> = Vec::new();

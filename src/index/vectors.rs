@@ -366,6 +366,7 @@ struct CodePass<'a> {
     query: Code,
     file: &'a SegmentVectors,
     distance: Vec<u8>,
+    offered: usize,
 }
 
 /// A document not offered. Distances above it are cut to `FAR - 1`: a
@@ -378,6 +379,7 @@ impl<'a> CodePass<'a> {
             query: code(query, &file.mean()),
             file,
             distance: vec![FAR; file.max_doc()],
+            offered: 0,
         }
     }
 
@@ -399,6 +401,7 @@ impl<'a> CodePass<'a> {
         for &doc in docs {
             self.distance[doc as usize] = near(hamming(&self.query, &self.file.code(doc)));
         }
+        self.offered += docs.len();
     }
 
     #[cfg(target_arch = "x86_64")]
@@ -425,6 +428,7 @@ impl<'a> CodePass<'a> {
             let code: Code = std::array::from_fn(word);
             *distance = near(hamming(&self.query, &code));
         }
+        self.offered = self.distance.len();
     }
 
     #[cfg(target_arch = "x86_64")]
@@ -435,15 +439,15 @@ impl<'a> CodePass<'a> {
 
     /// Takes `doc` back: it is not to be scored.
     fn withdraw(&mut self, doc: DocId) {
-        self.distance[doc as usize] = FAR;
+        let distance = &mut self.distance[doc as usize];
+        self.offered -= usize::from(*distance != FAR);
+        *distance = FAR;
     }
 
     /// The `pool` nearest documents offered (ties by document order), and
     /// how many were offered.
     fn nearest(&self, pool: usize) -> (Vec<DocId>, usize) {
-        let count = counts(&self.distance);
-        let offered = self.distance.len() - count[usize::from(FAR)];
-        (nearest(&self.distance, &count, pool), offered)
+        (nearest(&self.distance, pool), self.offered)
     }
 }
 
@@ -453,49 +457,102 @@ fn near(distance: u32) -> u8 {
     distance.min(u32::from(FAR - 1)) as u8
 }
 
-/// How many documents are at each distance. Four tallies taken in turn:
-/// one alone stalls on each distance that repeats the one before, and
-/// distances bunch.
-fn counts(distance: &[u8]) -> [usize; FAR as usize + 1] {
-    let mut tallies = [[0u32; FAR as usize + 1]; 4];
-    let mut quads = distance.chunks_exact(4);
-    for quad in &mut quads {
-        for (tally, &d) in tallies.iter_mut().zip(quad) {
-            tally[usize::from(d)] += 1;
-        }
+/// The `pool` documents of least `distance`, ties by document order; none
+/// at [`FAR`]. A sample of the distances bounds where the cut can fall,
+/// so that only the documents within the bound are counted exactly (a
+/// pool is a few thousand of a segment's hundreds of thousands).
+fn nearest(distance: &[u8], pool: usize) -> Vec<DocId> {
+    let mut near = Vec::new();
+    let bound = sampled_bound(distance, pool);
+    at_most(distance, bound, &mut near);
+    if near.len() < pool && bound < FAR - 1 {
+        // The sample misjudged: every document offered.
+        near.clear();
+        at_most(distance, FAR - 1, &mut near);
     }
-    for &d in quads.remainder() {
-        tallies[0][usize::from(d)] += 1;
+    // Every document within the bound is in `near`, and at least `pool`
+    // of them are: the cut is among them.
+    let mut count = [0usize; FAR as usize];
+    for &doc in &near {
+        count[usize::from(distance[doc as usize])] += 1;
     }
-    std::array::from_fn(|d| tallies.iter().map(|t| t[d] as usize).sum())
-}
-
-/// The `pool` documents of least `distance` (by document; `count` of each
-/// distance), ties by document order; none at [`FAR`].
-fn nearest(distance: &[u8], count: &[usize; FAR as usize + 1], pool: usize) -> Vec<DocId> {
     let (mut cut, mut within) = (0, 0);
-    while cut < usize::from(FAR) && within + count[cut] < pool {
+    while cut < count.len() && within + count[cut] < pool {
         within += count[cut];
         cut += 1;
     }
-    let mut room = pool - within;
-    let mut nearest = Vec::with_capacity(pool);
-    // Few documents are that near: a block is looked into only when its
-    // least distance is (a minimum the compiler takes 16 bytes at a time).
-    const BLOCK: usize = 64;
-    for (block, distances) in distance.chunks(BLOCK).enumerate() {
-        if usize::from(distances.iter().fold(FAR, |m, &d| m.min(d))) > cut {
-            continue;
-        }
-        for (at, &d) in distances.iter().enumerate() {
-            let d = usize::from(d);
-            if d < cut || (d == cut && d != usize::from(FAR) && room > 0) {
-                room -= usize::from(d == cut);
-                nearest.push((block * BLOCK + at) as DocId);
-            }
+    let mut room = pool.saturating_sub(within);
+    near.retain(|&doc| {
+        let d = usize::from(distance[doc as usize]);
+        let kept = d < cut || (d == cut && room > 0);
+        room -= usize::from(kept && d == cut);
+        kept
+    });
+    near
+}
+
+/// A distance within which, by a sample of every 16th document, about
+/// twice `pool` documents lie (`FAR - 1` when the sample has too few).
+fn sampled_bound(distance: &[u8], pool: usize) -> u8 {
+    const STRIDE: usize = 16;
+    let mut tally = [0usize; FAR as usize + 1];
+    for &d in distance.iter().step_by(STRIDE) {
+        tally[usize::from(d)] += 1;
+    }
+    let wanted = (2 * pool).div_ceil(STRIDE) + 8;
+    let mut within = 0;
+    for d in 0..FAR {
+        within += tally[usize::from(d)];
+        if within >= wanted {
+            return d;
         }
     }
-    nearest
+    FAR - 1
+}
+
+/// Appends to `near` every document whose distance is at most `bound`, in
+/// order. Sixteen distances are compared at once (SSE2, which every
+/// x86-64 processor has), and most blocks hold none.
+fn at_most(distance: &[u8], bound: u8, near: &mut Vec<DocId>) {
+    const LANES: usize = 16;
+    let blocks = distance.chunks_exact(LANES);
+    let rest = blocks.remainder();
+    for (block, lanes) in blocks.enumerate() {
+        let mut mask = within_mask(lanes.try_into().unwrap(), bound);
+        while mask != 0 {
+            near.push((block * LANES) as DocId + mask.trailing_zeros());
+            mask &= mask - 1;
+        }
+    }
+    let start = distance.len() - rest.len();
+    for (at, &d) in rest.iter().enumerate() {
+        if d <= bound {
+            near.push((start + at) as DocId);
+        }
+    }
+}
+
+/// A bit for each of the sixteen distances that is at most `bound`.
+#[inline(always)]
+fn within_mask(lanes: &[u8; 16], bound: u8) -> u32 {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{
+            __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_min_epu8, _mm_movemask_epi8,
+            _mm_set1_epi8,
+        };
+        // SAFETY: SSE2 is part of x86-64; the load reads the 16 bytes of
+        // `lanes`, unaligned.
+        unsafe {
+            let x = _mm_loadu_si128(lanes.as_ptr().cast::<__m128i>());
+            let low = _mm_min_epu8(x, _mm_set1_epi8(bound as i8));
+            _mm_movemask_epi8(_mm_cmpeq_epi8(low, x)) as u32
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        (lanes.iter().enumerate()).fold(0, |mask, (i, &d)| mask | (u32::from(d <= bound) << i))
+    }
 }
 
 /// What a scan keeps of a segment besides its query's matches.
@@ -627,33 +684,46 @@ mod tests {
     #[test]
     fn the_nearest_codes_are_cut_at_the_pool_ties_by_document() {
         let distance = [3, 1, 1, 2, FAR, 1];
-        let count = counts(&distance);
-        assert_eq!(count[1], 3);
-        assert_eq!(nearest(&distance, &count, 2), vec![1, 2]);
-        assert_eq!(nearest(&distance, &count, 4), vec![1, 2, 3, 5]);
+        assert_eq!(nearest(&distance, 2), vec![1, 2]);
+        assert_eq!(nearest(&distance, 4), vec![1, 2, 3, 5]);
         // More room than documents: every one taken, none that was not.
-        assert_eq!(nearest(&distance, &count, 100), vec![0, 1, 2, 3, 5]);
+        assert_eq!(nearest(&distance, 100), vec![0, 1, 2, 3, 5]);
+    }
+
+    /// The pool by sorting every document offered.
+    fn nearest_by_sorting(distance: &[u8], pool: usize) -> Vec<DocId> {
+        let mut all: Vec<(u8, DocId)> = (distance.iter().enumerate())
+            .filter(|(_, d)| **d != FAR)
+            .map(|(doc, &d)| (d, doc as DocId))
+            .collect();
+        all.sort();
+        let mut kept: Vec<DocId> = all.into_iter().take(pool).map(|(_, doc)| doc).collect();
+        kept.sort();
+        kept
     }
 
     #[test]
-    fn blocks_without_a_near_document_are_skipped_and_none_is_lost() {
-        // Near documents scattered over many blocks, one at the very end.
-        let mut distance = vec![200u8; 1000];
-        for (doc, d) in [
-            (5, 10),
-            (70, 12),
-            (640, 10),
-            (641, FAR),
-            (999, 11),
-            (130, 12),
-        ] {
-            distance[doc] = d;
+    fn the_nearest_are_those_a_sort_would_keep_whatever_the_sample_sees() {
+        // Spread distances (the sample judges well), bunched ones with the
+        // near few between its samples (it misjudges), and a filtered scan
+        // (most documents not offered).
+        let spread: Vec<u8> = (0..20_000u32).map(|i| (i * 7919 % 250) as u8).collect();
+        let mut bunched = vec![200u8; 20_000];
+        for doc in [3, 17, 5_001, 19_999] {
+            bunched[doc] = 9;
         }
-        let count = counts(&distance);
-        assert_eq!(count[usize::from(FAR)], 1);
-        assert_eq!(nearest(&distance, &count, 3), vec![5, 640, 999]);
-        // A tie at the cut: the earlier document.
-        assert_eq!(nearest(&distance, &count, 4), vec![5, 70, 640, 999]);
-        assert_eq!(nearest(&distance, &count, 1000).len(), 999);
+        // The sampled documents near, the rest far: it bounds too low.
+        let sampled: Vec<u8> = (0..20_000)
+            .map(|i| if i % 16 == 0 { 1 } else { 250 })
+            .collect();
+        let mut filtered = vec![FAR; 20_000];
+        for doc in (0..20_000).step_by(97) {
+            filtered[doc] = (doc % 200) as u8;
+        }
+        for distance in [&spread, &bunched, &sampled, &filtered] {
+            for pool in [1, 4, 50, 2_000, 30_000] {
+                assert_eq!(nearest(distance, pool), nearest_by_sorting(distance, pool));
+            }
+        }
     }
 }

@@ -82,17 +82,16 @@ impl SegmentVectors {
     }
 
     /// Every document's sign code, in document order.
-    pub fn codes(&self) -> &[u8] {
+    pub fn codes(&self) -> impl Iterator<Item = Code> + '_ {
         let at = HEADER + 4 * self.max_doc;
-        &self.bytes[at..at + CODE * self.max_doc]
+        (self.bytes[at..at + CODE * self.max_doc].chunks_exact(CODE)).map(decode_code)
     }
 
     /// `doc`'s sign code.
     #[inline(always)]
     pub fn code(&self, doc: u32) -> Code {
         let at = HEADER + 4 * self.max_doc + CODE * doc as usize;
-        let word = |i: usize| u64::from_le_bytes(self.bytes[at + 8 * i..][..8].try_into().unwrap());
-        std::array::from_fn(word)
+        decode_code(&self.bytes[at..at + CODE])
     }
 
     /// The first [`HEAD`] dimensions of `doc`'s stored bytes.
@@ -110,6 +109,12 @@ impl SegmentVectors {
         row[HEAD..].copy_from_slice(&self.bytes[at..at + tail]);
         row
     }
+}
+
+/// A code from its `CODE` stored bytes.
+#[inline(always)]
+fn decode_code(bytes: &[u8]) -> Code {
+    std::array::from_fn(|i| u64::from_le_bytes(bytes[8 * i..8 * i + 8].try_into().unwrap()))
 }
 
 fn as_i8(bytes: &[u8]) -> &[i8] {

@@ -11,6 +11,7 @@ use std::collections::BinaryHeap;
 use rustc_hash::FxHashSet;
 use tantivy::collector::{Collector, SegmentCollector};
 use tantivy::columnar::Column;
+use tantivy::fastfield::AliveBitSet;
 use tantivy::query::{AllQuery, EnableScoring, Query, Weight};
 use tantivy::store::StoreReader;
 use tantivy::{DocAddress, DocId, Score, Searcher, SegmentReader};
@@ -149,17 +150,12 @@ impl Collector for BestByVector<'_> {
             return self.scored_row_by_row(&rows, weight, segment_ord, reader);
         };
         let filter = Filter::new(reader, self.keep)?;
-        let alive = reader.alive_bitset();
         if let Some(query) = self.score.cosine_with() {
             let mut pass = CodePass::new(query, file);
             let mut kept = Vec::new();
             weight.for_each_no_score(reader, &mut |docs| {
                 kept.clear();
-                kept.extend(
-                    docs.iter()
-                        .copied()
-                        .filter(|&doc| alive.is_none_or(|a| a.is_alive(doc)) && filter.keeps(doc)),
-                );
+                kept.extend(docs.iter().copied().filter(|&doc| filter.keeps(doc)));
                 pass.offer(&kept);
             })?;
             return Ok(self.rescored(&pass, segment_ord));
@@ -167,7 +163,7 @@ impl Collector for BestByVector<'_> {
         let mut rough = Best::new(first_pass_pool(self.limit));
         weight.for_each_no_score(reader, &mut |docs| {
             for &doc in docs {
-                if alive.is_some_and(|a| !a.is_alive(doc)) || !filter.keeps(doc) {
+                if !filter.keeps(doc) {
                     continue;
                 }
                 let norm = file.norm(doc);
@@ -244,10 +240,9 @@ impl BestByVector<'_> {
         let mut pass = CodePass::new(query, file);
         pass.offer_every();
         let filter = Filter::new(reader, self.keep)?;
-        let alive = reader.alive_bitset();
-        if alive.is_some() || filter.is_active() {
+        if filter.is_active() {
             for doc in 0..reader.max_doc() {
-                if alive.is_some_and(|a| !a.is_alive(doc)) || !filter.keeps(doc) {
+                if !filter.keeps(doc) {
                     pass.withdraw(doc);
                 }
             }
@@ -283,12 +278,11 @@ impl BestByVector<'_> {
         reader: &SegmentReader,
     ) -> tantivy::Result<(Vec<(Score, DocAddress)>, usize)> {
         let filter = Filter::new(reader, self.keep)?;
-        let alive = reader.alive_bitset();
         let mut best = Best::new(self.limit);
         let mut failed = None;
         weight.for_each_no_score(reader, &mut |docs| {
             for &doc in docs {
-                if alive.is_some_and(|a| !a.is_alive(doc)) || !filter.keeps(doc) {
+                if !filter.keeps(doc) {
                     continue;
                 }
                 match rows.bytes(doc) {
@@ -422,10 +416,7 @@ impl<'a> CodePass<'a> {
 
     #[inline(always)]
     fn offer_every_portable(&mut self) {
-        let codes = self.file.codes().chunks_exact(size_of::<Code>());
-        for (distance, bytes) in self.distance.iter_mut().zip(codes) {
-            let word = |i: usize| u64::from_le_bytes(bytes[8 * i..8 * i + 8].try_into().unwrap());
-            let code: Code = std::array::from_fn(word);
+        for (distance, code) in self.distance.iter_mut().zip(self.file.codes()) {
             *distance = near(hamming(&self.query, &code));
         }
         self.offered = self.distance.len();
@@ -555,8 +546,10 @@ fn within_mask(lanes: &[u8; 16], bound: u8) -> u32 {
     }
 }
 
-/// What a scan keeps of a segment besides its query's matches.
+/// What a scan keeps of a segment besides its query's matches: documents
+/// not deleted, and those `Keep` keeps.
 struct Filter {
+    alive: Option<AliveBitSet>,
     since: Option<(Column<i64>, i64)>,
     keys: Option<(Column<u64>, FxHashSet<u64>)>,
 }
@@ -572,15 +565,19 @@ impl Filter {
             true => None,
             false => Some((fast.u64("arxiv_key")?, keep.excluded.clone())),
         };
-        Ok(Filter { since, keys })
+        let alive = reader.alive_bitset().cloned();
+        Ok(Filter { alive, since, keys })
     }
 
     /// Whether it leaves any document out.
     fn is_active(&self) -> bool {
-        self.since.is_some() || self.keys.is_some()
+        self.alive.is_some() || self.since.is_some() || self.keys.is_some()
     }
 
     fn keeps(&self, doc: DocId) -> bool {
+        if self.alive.as_ref().is_some_and(|a| !a.is_alive(doc)) {
+            return false;
+        }
         if let Some((column, since)) = &self.since
             && column.first(doc).is_none_or(|day| day < *since)
         {

@@ -185,3 +185,61 @@ fn meaning_answers_alike_through_vector_files_without_them_and_with_damaged_ones
     assert_eq!(answers(&fixture), through_files);
     assert!(std::fs::read_dir(&folder).unwrap().next().is_some());
 }
+
+/// Each vector file of the index's current generation, by name, whole.
+fn vector_files(fixture: &Fixture) -> std::collections::BTreeMap<String, Vec<u8>> {
+    (std::fs::read_dir(vector_folder(fixture)).unwrap().flatten())
+        .map(|f| {
+            let name = f.file_name().to_string_lossy().into_owned();
+            (name, std::fs::read(f.path()).unwrap())
+        })
+        .collect()
+}
+
+#[test]
+fn an_import_writes_the_vectors_its_documents_stored_texts_mean() {
+    let fixture = Fixture::new();
+    let mut stream = common::inbox_stream();
+    // A second version of the first record, later in the file: it replaces
+    // the first, whose document stays in the segment, deleted.
+    stream.push(common::snapshot_line(
+        "1412.99983",
+        "Glorp Revised: Tensor Parallelism on Pretend Accelerators",
+        &[("Dora", "Fictive")],
+        "Fri, 2 Oct 2026 10:00:00 GMT",
+        "We shard every layer's matrices across the devices of a node.",
+        None,
+    ));
+    fixture.import_snapshot(&stream);
+    let imported = vector_files(&fixture);
+    assert!(!imported.is_empty());
+
+    // Made again from the stored texts when the index is next opened: the
+    // same files, byte for byte.
+    std::fs::remove_dir_all(vector_folder(&fixture)).unwrap();
+    fixture
+        .run(["search", "--mode", "semantic", NEED])
+        .success();
+    assert_eq!(vector_files(&fixture), imported);
+    // The record found by meaning is the revised one.
+    let args = [
+        "--mode",
+        "semantic",
+        "--collection",
+        "arxiv",
+        "--json",
+        "-n",
+        "1",
+    ];
+    let revised = search(
+        &fixture,
+        &[&args[..], &["tensor parallelism sharding matrices"]].concat(),
+    );
+    assert_eq!(ids(&revised), ["arxiv:1412.99983"]);
+    let shown = fixture.run(["show", "arxiv:1412.99983"]).success();
+    assert!(
+        shown.stdout().contains("Glorp Revised"),
+        "{}",
+        shown.stdout()
+    );
+}

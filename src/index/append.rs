@@ -138,6 +138,7 @@ pub fn append(
         writer,
         open.fingerprint.as_deref().unwrap_or_default(),
         &open.path,
+        None,
     )?;
     Ok(Appended {
         added: records.len(),

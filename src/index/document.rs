@@ -9,6 +9,7 @@ use super::schema::{Fields, identifier_key, identifier_query};
 use super::seen_words::SeenWords;
 use crate::analysis::{joined_hyphenated, joined_pairs};
 use crate::catalog::{Entry, Vocabulary, squash};
+use crate::embed::Vector;
 use crate::ident;
 use crate::model::metadata::CachedEntry;
 use crate::model::{
@@ -115,6 +116,37 @@ impl Record {
         seen: Option<&mut SeenWords>,
         predictor: Option<&Predictor>,
     ) -> TantivyDocument {
+        self.document(fields, vocabulary, seen, |record, add| match predictor {
+            Some(predictor) => predictor.predict_each(record, add),
+            None => (record.predicted.iter()).for_each(|p| add(&p.tag, p.confidence)),
+        })
+    }
+
+    /// [`Record::to_document`] with `predictor`, for a record whose vector
+    /// ([`crate::embed::record_vector`]) is made already: an import's, which
+    /// keeps it for the segment's vector file.
+    pub fn to_document_embedded(
+        &self,
+        fields: &Fields,
+        vocabulary: &Vocabulary,
+        seen: &mut SeenWords,
+        (predictor, vector): (&Predictor, &Vector),
+    ) -> TantivyDocument {
+        self.document(fields, vocabulary, Some(seen), |record, add| {
+            predictor.predict_each_with(record, vector, add)
+        })
+    }
+
+    /// The document, whose predicted tags `predict` hands to the function it
+    /// is given, tag by tag with their confidence.
+    #[inline(always)]
+    fn document(
+        &self,
+        fields: &Fields,
+        vocabulary: &Vocabulary,
+        seen: Option<&mut SeenWords>,
+        predict: impl FnOnce(&Record, &mut dyn FnMut(&str, f32)),
+    ) -> TantivyDocument {
         let mut doc = TantivyDocument::default();
         let imported = self.is_imported();
         self.add_description(&mut doc, fields, vocabulary, imported);
@@ -133,12 +165,9 @@ impl Record {
         };
         learn(&self.note);
         self.add_tags(&mut doc, fields, vocabulary, &mut learn);
-        match predictor {
-            Some(predictor) => predictor.predict_each(self, |tag, confidence| {
-                add_predicted_tag(&mut doc, fields, tag, confidence);
-            }),
-            None => add_predicted(&mut doc, fields, &self.predicted),
-        }
+        predict(self, &mut |tag, confidence| {
+            add_predicted_tag(&mut doc, fields, tag, confidence);
+        });
         if !self.note.is_empty() {
             doc.add_text(fields.note, &self.note);
         }
@@ -326,13 +355,6 @@ pub fn day_number(day: &str) -> Option<i64> {
 
 /// Predicted tags are not learnt by the typo dictionary: a prediction is not
 /// a word of the record.
-#[inline]
-fn add_predicted(doc: &mut TantivyDocument, fields: &Fields, predicted: &[PredictedTag]) {
-    for p in predicted {
-        add_predicted_tag(doc, fields, &p.tag, p.confidence);
-    }
-}
-
 #[inline]
 fn add_predicted_tag(doc: &mut TantivyDocument, fields: &Fields, tag: &str, confidence: f32) {
     doc.add_text(fields.predicted, tag);

@@ -10,6 +10,7 @@ mod shared_directory;
 pub mod stamps;
 mod store;
 pub mod vector_file;
+pub mod vector_spill;
 pub mod vectors;
 mod write_behind;
 
@@ -278,7 +279,7 @@ fn replace_catalog(
     ));
     let with_abstract = add_catalog(&writer, &fields, catalog, cache, &stamps)
         .map_err(|e| thread_failure(&mut writer, e))?;
-    commit(writer, fingerprint, &open.path)?;
+    commit(writer, fingerprint, &open.path, None)?;
     Ok((catalog.entries.len(), with_abstract))
 }
 
@@ -338,7 +339,7 @@ fn write_generation(
     let mut writer = open_writer(path, carry.is_some())?;
     let written =
         add_documents(&writer, inputs, carry).map_err(|e| thread_failure(&mut writer, e))?;
-    commit(writer, inputs.2, path)?;
+    commit(writer, inputs.2, path, None)?;
     Ok(written)
 }
 
@@ -422,8 +423,14 @@ pub(crate) fn thread_failure(writer: &mut IndexWriter, error: Error) -> Error {
 
 /// Commits with the fingerprint of the inputs as payload, waits for the
 /// merges, so that the index is whole when the writer is gone, and writes
-/// the new segments' vector files into the generation at `path`.
-pub(crate) fn commit(mut writer: IndexWriter, fingerprint: &str, path: &Path) -> Result<(), Error> {
+/// the new segments' vector files into the generation at `path` (an
+/// import's documents' from what its workers `spilled`).
+pub(crate) fn commit(
+    mut writer: IndexWriter,
+    fingerprint: &str,
+    path: &Path,
+    spilled: Option<&vector_spill::SpilledVectors>,
+) -> Result<(), Error> {
     let mut commit = writer.prepare_commit()?;
     commit.set_payload(fingerprint);
     commit.commit()?;
@@ -434,5 +441,5 @@ pub(crate) fn commit(mut writer: IndexWriter, fingerprint: &str, path: &Path) ->
         .try_into()?;
     let searcher = reader.searcher();
     vector_file::remove_stale(path, &searcher);
-    vector_file::write_missing(path, &searcher)
+    vector_file::write_missing(path, &searcher, spilled)
 }

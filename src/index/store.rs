@@ -301,7 +301,7 @@ fn open_generation(path: &Path) -> Result<OpenIndex, Error> {
     // folder that cannot be written stays so.
     let searcher = reader.searcher();
     if !super::vector_file::complete(path, &searcher) {
-        let _ = super::vector_file::write_missing(path, &searcher);
+        let _ = super::vector_file::write_missing(path, &searcher, None);
     }
     Ok(OpenIndex {
         index,
@@ -319,7 +319,7 @@ mod tests {
     fn generation(dir: &IndexDir, lock: &RebuildLock) -> PathBuf {
         let path = dir.new_generation(lock).unwrap();
         let writer = super::super::open_writer(&path, false).unwrap();
-        super::super::commit(writer, "test", &path).unwrap();
+        super::super::commit(writer, "test", &path, None).unwrap();
         path
     }
 

@@ -29,6 +29,7 @@ use tantivy::schema::Value;
 use tantivy::{Searcher, SegmentReader, TantivyDocument};
 
 use super::Fields;
+use super::vector_spill::SpilledVectors;
 use crate::embed::stored::{Code, HEAD, Packed, code, pack};
 use crate::embed::{DIMS, Vector, meaning_of};
 use crate::error::Error;
@@ -189,8 +190,13 @@ impl VectorFiles {
 /// none (a failure, a read-only folder or a full disk, leaves scans on the
 /// stored texts). Segments are written side by side, a thread each up to the
 /// cores: after a bulk import they are the last step, and one at a time
-/// left every core but one idle.
-pub fn write_missing(path: &Path, searcher: &Searcher) -> Result<(), Error> {
+/// left every core but one idle. An import's documents take their vectors
+/// from `spilled`, where the import's workers left them.
+pub fn write_missing(
+    path: &Path,
+    searcher: &Searcher,
+    spilled: Option<&SpilledVectors>,
+) -> Result<(), Error> {
     let missing: Vec<(&SegmentReader, PathBuf)> = (searcher.segment_readers().iter())
         .map(|reader| (reader, path.join(file_name(reader.segment_id()))))
         .filter(|(_, file)| !file.exists())
@@ -204,7 +210,7 @@ pub fn write_missing(path: &Path, searcher: &Searcher) -> Result<(), Error> {
     for chunk in missing.chunks(threads) {
         std::thread::scope(|scope| {
             let writing: Vec<_> = (chunk.iter())
-                .map(|(reader, file)| scope.spawn(move || write_segment(reader, file)))
+                .map(|(reader, file)| scope.spawn(move || write_segment(reader, file, spilled)))
                 .collect();
             for ((_, file), written) in chunk.iter().zip(writing) {
                 match written.join() {
@@ -254,10 +260,14 @@ pub fn stored_bytes(doc: &TantivyDocument, fields: &Fields) -> Packed {
 
 /// One segment's file, written whole under another name and then renamed,
 /// so that a reader never maps half of one.
-fn write_segment(reader: &SegmentReader, file: &Path) -> io::Result<()> {
+fn write_segment(
+    reader: &SegmentReader,
+    file: &Path,
+    spilled: Option<&SpilledVectors>,
+) -> io::Result<()> {
     let folder = file.parent().unwrap_or(Path::new("."));
     let mut temporary = crate::fsutil::temporary_file().tempfile_in(folder)?;
-    fill(reader, temporary.as_file_mut())?;
+    fill(reader, temporary.as_file_mut(), spilled)?;
     temporary.persist(file).map_err(|e| e.error)?;
     Ok(())
 }
@@ -268,25 +278,25 @@ fn write_segment(reader: &SegmentReader, file: &Path) -> io::Result<()> {
 const CHUNK: usize = 4096;
 const TAIL: usize = DIMS - HEAD;
 
-/// The store is read once, in order, each document's vector made from its
-/// texts and its rows written in place; the codes, which need the mean of
-/// them all, are made from the rows read back.
-fn fill(reader: &SegmentReader, out: &mut File) -> io::Result<()> {
+/// Each document's vector (see [`each_vector`]) has its rows written in
+/// place; the codes, which need the mean of them all, are made from the
+/// rows read back.
+fn fill(
+    reader: &SegmentReader,
+    out: &mut File,
+    spilled: Option<&SpilledVectors>,
+) -> io::Result<()> {
     let max_doc = reader.max_doc() as usize;
     let (codes_at, heads_at) = (HEADER + 4 * max_doc, HEADER + (4 + CODE) * max_doc);
     let tails_at = heads_at + HEAD * max_doc;
     out.set_len(file_len(max_doc) as u64)?;
-    let fields = Fields::from_schema(reader.schema()).map_err(io::Error::other)?;
-    let store = reader.get_store_reader(1).map_err(io::Error::other)?;
     let mut norms = vec![0f32; max_doc];
     let (mut sum, mut with_vector) = ([0f32; DIMS], 0usize);
     let mut heads = Vec::with_capacity(HEAD * CHUNK);
     let mut tails = Vec::with_capacity(TAIL * CHUNK);
     let mut first = 0;
-    // Every document, deleted or not: a row per document id.
-    for (doc, stored) in (store.iter::<TantivyDocument>(None).enumerate()).take(max_doc) {
-        let bytes = stored_bytes(&stored.map_err(io::Error::other)?, &fields);
-        let norm = (as_i8(&bytes).iter())
+    each_vector(reader, spilled, |doc, bytes| {
+        let norm = (as_i8(bytes).iter())
             .map(|&x| f32::from(x) * f32::from(x))
             .sum::<f32>()
             .sqrt();
@@ -309,7 +319,8 @@ fn fill(reader: &SegmentReader, out: &mut File) -> io::Result<()> {
             heads.clear();
             tails.clear();
         }
-    }
+        Ok(())
+    })?;
     write_at(out, heads_at + HEAD * first, &heads)?;
     write_at(out, tails_at + TAIL * first, &tails)?;
     let mean = sum.map(|s| s / with_vector.max(1) as f32);
@@ -342,6 +353,46 @@ fn fill(reader: &SegmentReader, out: &mut File) -> io::Result<()> {
     header.extend(norms.iter().flat_map(|n| n.to_le_bytes()));
     write_at(out, 0, &header)?;
     out.sync_all()
+}
+
+/// Hands `each` every document's vector, deleted or not (a row per
+/// document id), in order: what `spilled` holds for a live document's arXiv
+/// id, else made from the document's stored texts (the store read in order
+/// when nothing was spilled).
+fn each_vector(
+    reader: &SegmentReader,
+    spilled: Option<&SpilledVectors>,
+    mut each: impl FnMut(usize, &Packed) -> io::Result<()>,
+) -> io::Result<()> {
+    let fields = Fields::from_schema(reader.schema()).map_err(io::Error::other)?;
+    let store = reader.get_store_reader(1).map_err(io::Error::other)?;
+    let max_doc = reader.max_doc();
+    let Some(spilled) = spilled else {
+        let stored = store.iter::<TantivyDocument>(None).take(max_doc as usize);
+        for (doc, stored) in stored.enumerate() {
+            each(
+                doc,
+                &stored_bytes(&stored.map_err(io::Error::other)?, &fields),
+            )?;
+        }
+        return Ok(());
+    };
+    let keys = (reader.fast_fields().u64("arxiv_key")).map_err(io::Error::other)?;
+    let alive = reader.alive_bitset();
+    for doc in 0..max_doc {
+        let found = keys
+            .first(doc)
+            .filter(|_| alive.is_none_or(|a| a.is_alive(doc)))
+            .and_then(|key| spilled.get(key));
+        match found {
+            Some(bytes) => each(doc as usize, bytes)?,
+            None => {
+                let stored = store.get(doc).map_err(io::Error::other)?;
+                each(doc as usize, &stored_bytes(&stored, &fields))?;
+            }
+        }
+    }
+    Ok(())
 }
 
 /// The unit vector of a row's bytes, of norm `norm`.

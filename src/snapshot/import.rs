@@ -4,6 +4,7 @@
 //! to the entry (arXiv metadata is CC0). Interrupted, the import leaves the
 //! current index as it was.
 
+use std::cell::RefCell;
 use std::fs::File;
 use std::io::{BufReader, IsTerminal, Read, Write};
 use std::path::Path;
@@ -16,10 +17,12 @@ use super::workers::{Batch, first_lines, index_records};
 use crate::catalog::Catalog;
 use crate::diagnostic;
 use crate::error::Error;
+use crate::index::vector_spill::SpilledVectors;
 use crate::index::{
-    IndexDir, Stamps, add_catalog, add_kept, commit, entries_by_arxiv, fingerprint, schema,
-    thread_failure,
+    IndexDir, KeptRecords, Stamps, add_catalog, add_kept, commit, entries_by_arxiv, fingerprint,
+    identifier_key, schema, thread_failure,
 };
+use crate::model::Record;
 use crate::model::metadata::{Cache, FoundBy, IdKind, Identifier};
 use crate::model::paper::{PaperRecord, Source, normalize_whitespace};
 use crate::predict::{Predictor, SAVED_MODEL_FILE};
@@ -147,6 +150,34 @@ fn open_snapshot(path: &Path) -> Result<(Box<dyn Read>, ProgressBar), Error> {
     Ok((input, bar))
 }
 
+/// A record added after the snapshot's has a vector of its own, not the
+/// one spilled for its arXiv id.
+fn forget(spilled: &RefCell<SpilledVectors>, arxiv: Option<&str>) {
+    if let Some(id) = arxiv {
+        spilled.borrow_mut().forget(identifier_key(id));
+    }
+}
+
+/// Kept records, each forgotten by the spilled vectors as it is added.
+struct Forgetting<'a> {
+    kept: &'a dyn KeptRecords,
+    spilled: &'a RefCell<SpilledVectors>,
+}
+
+impl KeptRecords for Forgetting<'_> {
+    fn each_record(
+        &self,
+        catalog: &Catalog,
+        cache: &Cache,
+        add: &mut dyn FnMut(Record) -> Result<(), Error>,
+    ) -> Result<u64, Error> {
+        self.kept.each_record(catalog, cache, &mut |record| {
+            forget(self.spilled, record.arxiv.as_deref());
+            add(record)
+        })
+    }
+}
+
 impl Import<'_> {
     /// Writes the snapshot's records and the catalog's entries into
     /// `generation`, which is left unpublished.
@@ -161,28 +192,39 @@ impl Import<'_> {
     ) -> Result<ImportReport, Error> {
         let mut writer = crate::index::open_writer(generation, true)?;
         let mut report = ImportReport::default();
-        self.add_documents(&writer, input, bar, cache, cache_dir, &mut report)
-            .map_err(|e| thread_failure(&mut writer, e))?;
+        let spilled = (self.add_documents(
+            &writer,
+            (input, generation),
+            bar,
+            cache,
+            cache_dir,
+            &mut report,
+        ))
+        .map_err(|e| thread_failure(&mut writer, e))?;
         let inputs = index_inputs()?;
         let print = fingerprint(inputs.iter().map(|(n, b)| (n.as_str(), b.as_slice())));
-        commit(writer, &print, generation)?;
+        commit(writer, &print, generation, Some(&spilled))?;
         report.elapsed = self.started.elapsed();
         Ok(report)
     }
 
     /// The snapshot's records, then the catalog's entries and the kept
-    /// records, added to `writer` (not yet committed).
+    /// records, added to `writer` (not yet committed); the vectors the
+    /// snapshot's records were indexed with, for the documents that are
+    /// still theirs.
     fn add_documents(
         &self,
         writer: &tantivy::IndexWriter,
-        input: Box<dyn Read>,
+        (input, generation): (Box<dyn Read>, &Path),
         bar: &ProgressBar,
         cache: &mut Cache,
         cache_dir: Option<&Path>,
         report: &mut ImportReport,
-    ) -> Result<(), Error> {
+    ) -> Result<SpilledVectors, Error> {
         let (_, fields) = schema::build_schema();
-        let batches = index_records(self, input, writer, &fields, report, bar)?;
+        let (batches, spilled) =
+            index_records(self, (input, generation), writer, &fields, report, bar)?;
+        let spilled = RefCell::new(spilled);
         self.tally(report, batches, cache);
         if let Some(dir) = cache_dir
             && report.merged > 0
@@ -190,11 +232,19 @@ impl Import<'_> {
             cache.save(dir)?;
         }
         add_catalog(writer, &fields, self.catalog, cache, &self.stamps)?;
+        for entry in &self.catalog.entries {
+            let record = Record::from_entry(entry, cache.entries.get(&entry.id));
+            forget(&spilled, record.arxiv.as_deref());
+        }
         if let Some(kept) = &self.options.kept {
             let inputs = (self.catalog, &*cache);
-            add_kept(writer, &fields, inputs, kept.as_ref(), &self.stamps, true)?;
+            let kept = Forgetting {
+                kept: kept.as_ref(),
+                spilled: &spilled,
+            };
+            add_kept(writer, &fields, inputs, &kept, &self.stamps, true)?;
         }
-        Ok(())
+        Ok(spilled.into_inner())
     }
 
     /// Adds the workers' batches up into `report`, numbering malformed lines

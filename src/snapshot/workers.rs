@@ -3,34 +3,39 @@
 //! did comes back as a [`Batch`], which the import adds up.
 
 use std::collections::hash_map::Entry;
+use std::fs::File;
 use std::io::Read;
 use std::path::Path;
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::mpsc::{Receiver, SyncSender};
 use std::thread::ScopedJoinHandle;
 use std::time::Instant;
 
 use indicatif::ProgressBar;
+use rustc_hash::FxHashMap;
 
 use super::options::{Import, ImportReport, is_gzipped};
 use super::record::parse_line;
+use crate::embed::stored::pack;
 use crate::error::Error;
+use crate::index::vector_spill::{SpillWriter, Spilled, SpilledVectors};
 use crate::index::{Fields, SeenWords};
 use crate::model::paper::PaperRecord;
 
 /// Reads `input` here in blocks of whole lines, which workers split,
 /// parse, filter and turn into documents; a bounded channel keeps memory
-/// bounded. Of several errors, the first worker's is returned (the reader's
-/// last).
+/// bounded. Each worker spills the vectors of the records it indexes into
+/// `generation` (see [`SpilledVectors`]). Of several errors, the first
+/// worker's is returned (the reader's last).
 pub(super) fn index_records(
     import: &Import,
-    input: Box<dyn Read>,
+    (input, generation): (Box<dyn Read>, &Path),
     writer: &tantivy::IndexWriter,
     fields: &Fields,
     report: &mut ImportReport,
     bar: &ProgressBar,
-) -> Result<Vec<Batch>, Error> {
+) -> Result<(Vec<Batch>, SpilledVectors), Error> {
     let workers = std::thread::available_parallelism()
         .map_or(2, |n| n.get())
         .min(8);
@@ -44,6 +49,8 @@ pub(super) fn index_records(
         done: AtomicU64::new(0),
         latest: Latest::default(),
         spare: spare_sender,
+        generation,
+        workers_started: AtomicUsize::new(0),
     };
     let outcomes = fan_out(
         workers,
@@ -61,7 +68,13 @@ pub(super) fn index_records(
             )
         },
     );
-    outcomes.into_iter().collect()
+    let mut batches: Vec<Batch> = outcomes.into_iter().collect::<Result<_, _>>()?;
+    let files = (batches.iter_mut())
+        .filter_map(|b| b.spill.take())
+        .collect();
+    let spilled = SpilledVectors::new(files, shared.latest.into_spilled())
+        .map_err(|e| Error::io(generation, e))?;
+    Ok((batches, spilled))
 }
 
 /// Runs `work` on `workers` threads while `read` feeds them, from this
@@ -160,6 +173,8 @@ pub(super) struct Batch {
     lines: Vec<(usize, u64)>,
     /// Records of catalog entries, merged into the cache afterwards.
     pub(super) merged: Vec<PaperRecord>,
+    /// The vectors of the records indexed, by worker number.
+    spill: Option<(usize, File)>,
 }
 
 /// The number of the first line of each block, and after them one more
@@ -286,21 +301,43 @@ struct Workers<'a> {
     latest: Latest,
     /// Where a worker gives back the buffer of a block it has indexed.
     spare: SyncSender<Vec<u8>>,
+    /// The new generation's folder, where vectors are spilled.
+    generation: &'a Path,
+    /// Workers started so far: the next one's number.
+    workers_started: AtomicUsize,
 }
 
 /// Shards of the map that keeps one record per arXiv id, so that workers
 /// rarely wait for each other.
 const LATEST_SHARDS: usize = 64;
 
-/// Which line holds each arXiv id's newest record so far: its update date,
-/// then its place in the file (a later line of a concatenated snapshot
-/// wins a tie).
+/// Which line holds each arXiv id's newest record so far (its update date,
+/// then its place in the file: a later line of a concatenated snapshot
+/// wins a tie), and where its vector was spilled.
 struct Latest {
-    shards: [Mutex<rustc_hash::FxHashMap<u64, LineOrder>>; LATEST_SHARDS],
+    shards: [Mutex<FxHashMap<u64, (LineOrder, Spilled)>>; LATEST_SHARDS],
 }
 
-/// (update date, block, line in the block): larger is newer.
-type LineOrder = (u32, usize, u64);
+impl Latest {
+    /// Where each arXiv id's newest record's vector was spilled; each shard
+    /// freed once read.
+    fn into_spilled(self) -> Vec<(u64, Spilled)> {
+        let len = (self.shards.iter())
+            .map(|s| s.lock().map_or(0, |s| s.len()))
+            .sum();
+        let mut spilled = Vec::with_capacity(len);
+        for shard in self.shards {
+            let shard = shard.into_inner().unwrap_or_else(|e| e.into_inner());
+            spilled.extend(shard.into_iter().map(|(key, (_, at))| (key, at)));
+        }
+        spilled
+    }
+}
+
+/// (update date, block, line in the block): larger is newer. A block is
+/// a megabyte or so, and a line a byte at least: 32 bits hold either, and
+/// keep the map of a million ids small.
+type LineOrder = (u32, u32, u32);
 
 impl Default for Latest {
     fn default() -> Self {
@@ -327,9 +364,13 @@ impl Workers<'_> {
     fn work(&self, blocks: Items<'_, Block>) -> Result<Batch, Error> {
         let mut out = Batch::default();
         let mut seen = SeenWords::default();
+        let worker = self.workers_started.fetch_add(1, Ordering::Relaxed);
+        let spill_error = |e| Error::io(self.generation, e);
+        let mut spill = SpillWriter::new(self.generation, worker).map_err(spill_error)?;
         for (block, mut bytes) in blocks {
             let indexed_before = out.indexed;
-            let count = self.index_block(block, &bytes, &mut out, &mut seen)?;
+            let mine = (&mut seen, &mut spill);
+            let count = self.index_block(block, &bytes, &mut out, mine)?;
             out.lines.push((block, count));
             self.done
                 .fetch_add(out.indexed - indexed_before, Ordering::Relaxed);
@@ -337,6 +378,7 @@ impl Workers<'_> {
             // A full pool, or a reader that has finished, drops the buffer.
             let _ = self.spare.try_send(bytes);
         }
+        out.spill = Some(spill.finish().map_err(spill_error)?);
         Ok(out)
     }
 
@@ -346,13 +388,13 @@ impl Workers<'_> {
         block: usize,
         bytes: &[u8],
         out: &mut Batch,
-        seen: &mut SeenWords,
+        (seen, spill): (&mut SeenWords, &mut SpillWriter),
     ) -> Result<u64, Error> {
         let body = bytes.strip_suffix(b"\n").unwrap_or(bytes);
         let mut count = 0;
         for (offset, line) in lines(body).enumerate() {
             count += 1;
-            self.index_line(line, (block, offset as u64), out, seen)?;
+            self.index_line(line, (block, offset as u64), out, (&mut *seen, &mut *spill))?;
         }
         Ok(count)
     }
@@ -364,7 +406,7 @@ impl Workers<'_> {
         line: &[u8],
         at: (usize, u64),
         out: &mut Batch,
-        seen: &mut SeenWords,
+        (seen, spill): (&mut SeenWords, &mut SpillWriter),
     ) -> Result<(), Error> {
         // Valid UTF-8 is the rule: checked fast, repaired only if not.
         let text = match std::str::from_utf8(line) {
@@ -400,17 +442,23 @@ impl Workers<'_> {
             return Ok(());
         }
         let key = crate::index::identifier_key(record.arxiv.as_deref().unwrap_or_default());
-        let order = (date_order(record.updated.as_deref()), at.0, at.1);
+        let order = (
+            date_order(record.updated.as_deref()),
+            at.0 as u32,
+            at.1 as u32,
+        );
         // Imported records are deleted all together or not at all, so
         // each word needs writing to the typo dictionary only once.
         let mut record = parsed.into_record();
         record.added = Some(self.import.stamps.record(key));
-        let document = record.to_document(
+        let vector = crate::embed::record_vector(&record);
+        let document = record.to_document_embedded(
             self.fields,
             &self.import.catalog.vocabulary,
-            Some(seen),
-            Some(&self.import.predictor),
+            seen,
+            (&self.import.predictor, &vector),
         );
+        let spilled = (spill.push(&pack(&vector))).map_err(|e| Error::io(self.generation, e))?;
         // Decided and added under the shard's lock, so that of two records
         // with one id the newer is added after the older is deleted.
         let mut shard = self.latest.shards[key as usize % LATEST_SHARDS]
@@ -418,18 +466,18 @@ impl Workers<'_> {
             .map_err(|_| Error::Index("import map poisoned".into()))?;
         match shard.entry(key) {
             Entry::Vacant(first) => {
-                first.insert(order);
+                first.insert((order, spilled));
                 out.indexed += 1;
             }
             Entry::Occupied(mut indexed) => {
                 out.duplicates += 1;
                 // The one indexed is newer (or this very line): this one goes.
-                if *indexed.get() >= order {
+                if indexed.get().0 >= order {
                     return Ok(());
                 }
                 self.writer
                     .delete_query(crate::index::key_query(self.fields.arxiv_key, key))?;
-                indexed.insert(order);
+                indexed.insert((order, spilled));
             }
         }
         self.writer.add_document(document)?;

@@ -1,9 +1,12 @@
-//! Embeds the shipped catalog so that the binary can search from any folder.
+//! Embeds the shipped catalog so that the binary can search from any folder,
+//! and names the sources it is built from.
 
 use std::fmt::Write;
-use std::path::Path;
+use std::hash::{DefaultHasher, Hash, Hasher};
+use std::path::{Path, PathBuf};
 
 fn main() {
+    source_hash();
     let dir = Path::new("catalog");
     println!("cargo::rerun-if-changed=catalog");
     let mut files: Vec<_> = std::fs::read_dir(dir)
@@ -27,4 +30,32 @@ fn main() {
     code.push_str("];\n");
     let out = Path::new(&std::env::var("OUT_DIR").unwrap()).join("builtin_catalog.rs");
     std::fs::write(out, code).unwrap();
+}
+
+/// `SOURCE_HASH`: a hash of every file under `src/` and of
+/// `Cargo.lock`, which changes with any change to the code or its
+/// dependencies. What a build keeps for the next (`catalog::compiled`) is
+/// read back only by a build of the same sources.
+fn source_hash() {
+    println!("cargo::rerun-if-changed=src");
+    println!("cargo::rerun-if-changed=Cargo.lock");
+    let mut files = vec![PathBuf::from("Cargo.lock")];
+    let mut folders = vec![PathBuf::from("src")];
+    while let Some(folder) = folders.pop() {
+        for entry in std::fs::read_dir(&folder).into_iter().flatten().flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                folders.push(path);
+            } else {
+                files.push(path);
+            }
+        }
+    }
+    files.sort();
+    let mut hasher = DefaultHasher::new();
+    for path in files {
+        path.hash(&mut hasher);
+        std::fs::read(&path).unwrap_or_default().hash(&mut hasher);
+    }
+    println!("cargo::rustc-env=SOURCE_HASH={:016x}", hasher.finish());
 }

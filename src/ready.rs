@@ -5,7 +5,9 @@
 //! disagrees with the catalog.
 
 use std::io::Write;
+use std::path::Path;
 
+use crate::catalog::compiled::{self, COMPILED_FILE};
 use crate::catalog::{Catalog, validate};
 use crate::clock::current_year;
 use crate::diagnostic;
@@ -31,6 +33,26 @@ pub fn load_valid_catalog(locations: &Locations, curated: bool) -> Result<Catalo
     }
 }
 
+/// The catalog [`load_valid_catalog`] gives (not curated), read from what
+/// the index's folder keeps of it when that is of these inputs (`wanted`,
+/// their fingerprint), else loaded and kept there for the next command
+/// (best effort: an index on a read-only disk keeps none).
+fn load_kept_catalog(
+    locations: &Locations,
+    dir: &IndexDir,
+    wanted: &str,
+) -> Result<Catalog, Error> {
+    let kept = dir.file(COMPILED_FILE);
+    if let Some(catalog) = compiled::read(&kept, wanted) {
+        return Ok(catalog);
+    }
+    let catalog = load_valid_catalog(locations, false)?;
+    if kept.parent().is_some_and(Path::is_dir) {
+        let _ = compiled::write(&kept, wanted, &catalog);
+    }
+    Ok(catalog)
+}
+
 /// The catalog and an index built from exactly it. A missing or stale index is
 /// rebuilt first (offline); while another process rebuilds, the previous
 /// index answers.
@@ -41,7 +63,7 @@ pub fn ready_index(
     let inputs = locations.index_inputs()?;
     let wanted = fingerprint(inputs.iter().map(|(n, b)| (n.as_str(), b.as_slice())));
     let dir = IndexDir::new(&locations.index);
-    let catalog = load_valid_catalog(locations, false)?;
+    let catalog = load_kept_catalog(locations, &dir, &wanted)?;
     // An index that cannot be opened is as good as none: the rebuild below
     // sets it aside.
     let current = match dir.open().ok().flatten() {

@@ -284,3 +284,42 @@ fn every_command_recovers_from_every_kind_of_damage() {
         }
     }
 }
+
+#[test]
+fn the_catalog_kept_beside_the_index_is_read_only_while_the_catalog_is_unchanged() {
+    let fixture = Fixture::new();
+    let kept = fixture.index().join("catalog.bin");
+    // The first search builds the index; the next keeps the catalog there.
+    for _ in 0..2 {
+        let ids = common::search_ids(&fixture, &["giant"]);
+        assert_eq!(ids, ["gpipe-2019"]);
+    }
+    assert!(kept.is_file(), "no {}", kept.display());
+
+    // An edited title is found, the other one no longer.
+    let edited = fixture.read("pipeline-parallelism.toml").replacen(
+        "GPipe: Efficient Training of Giant Neural Networks",
+        "GPipe: Efficient Training of Colossal Neural Networks",
+        1,
+    );
+    fixture.write("pipeline-parallelism.toml", &edited);
+    assert_eq!(common::search_ids(&fixture, &["colossal"]), ["gpipe-2019"]);
+    assert!(common::search_ids(&fixture, &["giant"]).is_empty());
+
+    // Bytes that are no catalog are read as none, and replaced.
+    std::fs::write(&kept, b"not a catalog").unwrap();
+    assert_eq!(common::search_ids(&fixture, &["colossal"]), ["gpipe-2019"]);
+    assert_ne!(std::fs::read(&kept).unwrap(), b"not a catalog");
+
+    // A catalog with a problem is refused though one was kept before it.
+    fixture.write(
+        "pipeline-parallelism.toml",
+        &edited.replacen("year = 2019", "year = \"soon\"", 1),
+    );
+    let run = fixture.run(["search", "colossal"]).code(2);
+    assert!(
+        run.stderr().contains("pipeline-parallelism.toml:"),
+        "{}",
+        run.stderr()
+    );
+}

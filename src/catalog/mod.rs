@@ -3,6 +3,7 @@
 //! network or the index.
 
 pub mod builtin;
+pub mod compiled;
 mod edit;
 pub mod guard;
 pub(crate) mod identity;
@@ -20,6 +21,8 @@ mod write;
 
 use std::path::Path;
 use std::sync::{Arc, OnceLock};
+
+use serde::{Deserialize, Serialize};
 
 pub use load::{load_dir, load_files};
 pub use lock::{CatalogLock, lock_catalog};
@@ -47,7 +50,7 @@ pub const REMOVED_FILE: &str = "removed.toml";
 pub const INBOX_FILE: &str = "inbox.toml";
 
 /// A heading of the list, stored as the `[section]` table of its file.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Section {
     pub name: String,
     /// The heading it sits under in the list ("Papers"), if any.
@@ -58,7 +61,7 @@ pub struct Section {
 }
 
 /// One project or paper of the list, with its curated fields.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Entry {
     pub id: String,
     pub kind: Kind,
@@ -84,7 +87,7 @@ pub struct Entry {
 }
 
 /// Where an entry and its checked fields are written, for precise problems.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 /// A field's location is `None` when the field is absent (the loader has
 /// already reported a missing required one).
 pub struct Origin {
@@ -105,7 +108,7 @@ pub struct Origin {
 /// What an imported list said of an entry beyond its fields, and whether it
 /// is still a draft. Kept beside the entries, by id, as only import, export
 /// and check use it.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Listing {
     /// Imported and not yet curated: missing tags, note, venue or year are
     /// warnings, not errors.

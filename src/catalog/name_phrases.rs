@@ -11,6 +11,7 @@
 use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
 
+use serde::{Deserialize, Serialize};
 use tantivy::tokenizer::TextAnalyzer;
 
 use crate::analysis;
@@ -20,7 +21,7 @@ use crate::analysis;
 type Terms = Vec<(usize, String)>;
 
 /// Every name of two or more terms, by its first term.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct NamePhrases {
     by_first: HashMap<String, Vec<Name>>,
     markers: HashSet<String>,
@@ -28,7 +29,7 @@ pub struct NamePhrases {
 
 /// A name's terms after its first, with their distances from it, and its
 /// marker.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 struct Name {
     rest: Terms,
     marker: String,

@@ -8,6 +8,8 @@ use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use serde::{Deserialize, Serialize};
+
 /// A file's name and text, kept so that byte offsets can be turned into positions.
 #[derive(Debug, Clone)]
 pub struct SourceFile {
@@ -52,14 +54,14 @@ impl SourceFile {
 }
 
 /// A 1-based line and column.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Default, Serialize, Deserialize)]
 pub struct Position {
     pub line: u32,
     pub column: u32,
 }
 
 /// A place in a file, printed as `file:line:column`.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct Location {
     pub file: Arc<Path>,
     pub position: Position,

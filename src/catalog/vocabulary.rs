@@ -6,11 +6,13 @@
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
+use serde::{Deserialize, Serialize};
+
 use super::name_phrases::NamePhrases;
 use super::source::{Location, Problem};
 use super::{normalize_title, squash};
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Tag {
     pub id: String,
     pub label: String,
@@ -105,6 +107,14 @@ impl Vocabulary {
             by_name,
             phrases: OnceLock::new(),
         }
+    }
+
+    /// [`Vocabulary::new`] with its names of several words made already
+    /// (as [`Vocabulary::name_phrases`] made them for these tags).
+    pub(super) fn with_name_phrases(tags: Vec<Tag>, phrases: NamePhrases) -> Self {
+        let vocabulary = Vocabulary::new(tags);
+        let _ = vocabulary.phrases.set(phrases);
+        vocabulary
     }
 
     /// Its names of several words, as documents' titles are searched for

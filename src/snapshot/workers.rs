@@ -335,8 +335,9 @@ impl Latest {
 }
 
 /// (update date, block, line in the block): larger is newer. A block is
-/// a megabyte or so, and a line a byte at least: 32 bits hold either, and
-/// keep the map of a million ids small.
+/// a megabyte or so, and a line a byte at least: 32 bits hold either, which
+/// leaves room for the spilled vector's place in an entry of the old size
+/// (the map holds every id of the snapshot).
 type LineOrder = (u32, u32, u32);
 
 impl Default for Latest {

@@ -10,45 +10,49 @@
 
 use std::fs::File;
 use std::io::{self, BufWriter, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use memmap2::Mmap;
 use rustc_hash::FxHashSet;
 
 use crate::embed::stored::Packed;
+use crate::error::Error;
 
 /// Where a vector was spilled: its worker's file (high bits) and its row.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Spilled(u64);
 
-/// One worker's file, being written.
+/// One worker's file, being written; its errors name the folder it is in.
 pub struct SpillWriter {
     file: BufWriter<File>,
+    folder: PathBuf,
     worker: u64,
     rows: u64,
 }
 
 impl SpillWriter {
     /// The file of worker number `worker`, in `folder`.
-    pub fn new(folder: &Path, worker: usize) -> io::Result<SpillWriter> {
+    pub fn new(folder: &Path, worker: usize) -> Result<SpillWriter, Error> {
+        let file = tempfile::tempfile_in(folder).map_err(|e| Error::io(folder, e))?;
         Ok(SpillWriter {
-            file: BufWriter::with_capacity(1 << 16, tempfile::tempfile_in(folder)?),
+            file: BufWriter::with_capacity(1 << 16, file),
+            folder: folder.to_path_buf(),
             worker: worker as u64,
             rows: 0,
         })
     }
 
     /// Appends `bytes`; where they went.
-    pub fn push(&mut self, bytes: &Packed) -> io::Result<Spilled> {
-        self.file.write_all(bytes)?;
+    pub fn push(&mut self, bytes: &Packed) -> Result<Spilled, Error> {
+        (self.file.write_all(bytes)).map_err(|e| Error::io(&self.folder, e))?;
         self.rows += 1;
         Ok(Spilled(self.worker << 40 | (self.rows - 1)))
     }
 
     /// The file, written whole.
-    pub fn finish(self) -> io::Result<(usize, File)> {
-        let worker = self.worker as usize;
-        Ok((worker, self.file.into_inner().map_err(|e| e.into_error())?))
+    pub fn finish(self) -> Result<(usize, File), Error> {
+        let file = (self.file.into_inner()).map_err(|e| Error::io(&self.folder, e.into_error()))?;
+        Ok((self.worker as usize, file))
     }
 }
 

@@ -231,11 +231,10 @@ impl Import<'_> {
         {
             cache.save(dir)?;
         }
+        // The catalog's documents need nothing forgotten: a record with a
+        // catalog entry's arXiv id is merged into the entry, never indexed
+        // (or spilled) by the workers.
         add_catalog(writer, &fields, self.catalog, cache, &self.stamps)?;
-        for entry in &self.catalog.entries {
-            let record = Record::from_entry(entry, cache.entries.get(&entry.id));
-            forget(&spilled, record.arxiv.as_deref());
-        }
         if let Some(kept) = &self.options.kept {
             let inputs = (self.catalog, &*cache);
             let kept = Forgetting {

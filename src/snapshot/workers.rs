@@ -366,8 +366,7 @@ impl Workers<'_> {
         let mut out = Batch::default();
         let mut seen = SeenWords::default();
         let worker = self.workers_started.fetch_add(1, Ordering::Relaxed);
-        let spill_error = |e| Error::io(self.generation, e);
-        let mut spill = SpillWriter::new(self.generation, worker).map_err(spill_error)?;
+        let mut spill = SpillWriter::new(self.generation, worker)?;
         for (block, mut bytes) in blocks {
             let indexed_before = out.indexed;
             let mine = (&mut seen, &mut spill);
@@ -379,7 +378,7 @@ impl Workers<'_> {
             // A full pool, or a reader that has finished, drops the buffer.
             let _ = self.spare.try_send(bytes);
         }
-        out.spill = Some(spill.finish().map_err(spill_error)?);
+        out.spill = Some(spill.finish()?);
         Ok(out)
     }
 
@@ -459,7 +458,7 @@ impl Workers<'_> {
             seen,
             (&self.import.predictor, &vector),
         );
-        let spilled = (spill.push(&pack(&vector))).map_err(|e| Error::io(self.generation, e))?;
+        let spilled = spill.push(&pack(&vector))?;
         // Decided and added under the shard's lock, so that of two records
         // with one id the newer is added after the older is deleted.
         let mut shard = self.latest.shards[key as usize % LATEST_SHARDS]

@@ -1,8 +1,8 @@
 //! A loaded catalog kept as bytes beside the index, so that a command that
 //! searches need not parse its TOML again: the fingerprint of the files it
-//! was read from, then its sections, entries, tags and listings, in
+//! was read from, then its sections, entries, vocabulary and listings, in
 //! postcard. Reading and parsing the shipped catalog's TOML took about 3 ms
-//! of every search command; decoding this takes a tenth of a millisecond.
+//! of every search command; decoding this takes under one.
 //!
 //! Only a catalog that loaded without problems is kept, and it is read
 //! back only for the same fingerprint by a build of the same sources
@@ -17,7 +17,7 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use super::name_phrases::NamePhrases;
-use super::{Catalog, Entry, Listing, Section, Tag, Vocabulary};
+use super::{Catalog, Entry, Listing, Section, Vocabulary};
 use crate::error::Error;
 
 /// The file's name in the index's folder.
@@ -27,20 +27,25 @@ pub const COMPILED_FILE: &str = "catalog.bin";
 const BUILD: &str = env!("SOURCE_HASH");
 
 /// What the file holds after the build and the fingerprint: the catalog,
-/// and its vocabulary's names of several words, which take a search that
-/// reads them longer to make than the rest to load.
+/// with its vocabulary's lookups and names of several words, which take a
+/// search that reads them longer to make than the rest to decode.
 #[derive(Serialize, Deserialize)]
-struct Parts<S, E, T, L, N> {
+struct Parts<S, E, V, L, N> {
     sections: S,
     entries: E,
-    tags: T,
+    vocabulary: V,
     listings: L,
     name_phrases: N,
 }
 
-type Owned = Parts<Vec<Section>, Vec<Entry>, Vec<Tag>, HashMap<String, Listing>, NamePhrases>;
-type Borrowed<'a> =
-    Parts<&'a [Section], &'a [Entry], &'a [Tag], &'a HashMap<String, Listing>, &'a NamePhrases>;
+type Owned = Parts<Vec<Section>, Vec<Entry>, Vocabulary, HashMap<String, Listing>, NamePhrases>;
+type Borrowed<'a> = Parts<
+    &'a [Section],
+    &'a [Entry],
+    &'a Vocabulary,
+    &'a HashMap<String, Listing>,
+    &'a NamePhrases,
+>;
 
 /// The catalog kept at `path` for the inputs of `fingerprint`, if it is
 /// there and whole.
@@ -55,7 +60,7 @@ pub fn read(path: &Path, fingerprint: &str) -> Option<Catalog> {
     Some(Catalog {
         sections: parts.sections,
         entries: parts.entries,
-        vocabulary: Vocabulary::with_name_phrases(parts.tags, parts.name_phrases),
+        vocabulary: parts.vocabulary.with_name_phrases(parts.name_phrases),
         listings: parts.listings,
         lookups: Default::default(),
     })
@@ -67,7 +72,7 @@ pub fn write(path: &Path, fingerprint: &str, catalog: &Catalog) -> Result<(), Er
     let parts: Borrowed = Parts {
         sections: &catalog.sections,
         entries: &catalog.entries,
-        tags: &catalog.vocabulary.tags,
+        vocabulary: &catalog.vocabulary,
         listings: &catalog.listings,
         name_phrases: catalog.vocabulary.name_phrases(),
     };
@@ -82,7 +87,7 @@ pub fn write(path: &Path, fingerprint: &str, catalog: &Catalog) -> Result<(), Er
 mod tests {
     use super::*;
     use crate::catalog::builtin::builtin_files;
-    use crate::catalog::{load_files, squash};
+    use crate::catalog::{Tag, load_files, squash};
 
     #[test]
     fn the_shipped_catalog_reads_back_as_it_loaded_for_its_fingerprint_only() {

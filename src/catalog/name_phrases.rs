@@ -9,8 +9,8 @@
 //! each other, counted once per position where it starts.
 
 use std::cell::RefCell;
-use std::collections::{HashMap, HashSet};
 
+use rustc_hash::{FxHashMap, FxHashSet};
 use serde::{Deserialize, Serialize};
 use tantivy::tokenizer::TextAnalyzer;
 
@@ -23,8 +23,8 @@ type Terms = Vec<(usize, String)>;
 /// Every name of two or more terms, by its first term.
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct NamePhrases {
-    by_first: HashMap<String, Vec<Name>>,
-    markers: HashSet<String>,
+    by_first: FxHashMap<String, Vec<Name>>,
+    markers: FxHashSet<String>,
 }
 
 /// A name's terms after its first, with their distances from it, and its

@@ -6,6 +6,7 @@
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
+use rustc_hash::FxHashMap;
 use serde::{Deserialize, Serialize};
 
 use super::name_phrases::NamePhrases;
@@ -66,13 +67,16 @@ fn parallelism_variants(name: &str) -> Vec<String> {
     }
 }
 
-#[derive(Debug, Clone, Default)]
+/// Serialized whole but for its name phrases (see `compiled`): its lookups
+/// take a search that reads them longer to make than to decode.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct Vocabulary {
     pub tags: Vec<Tag>,
-    by_id: HashMap<String, usize>,
+    by_id: FxHashMap<String, usize>,
     /// Every name of every tag, squashed; the first tag to use a name owns it.
-    by_name: HashMap<String, usize>,
+    by_name: FxHashMap<String, usize>,
     /// Its names of several words, made when first asked for.
+    #[serde(skip)]
     phrases: OnceLock<NamePhrases>,
 }
 
@@ -83,7 +87,7 @@ impl Vocabulary {
             .enumerate()
             .map(|(i, t)| (t.id.clone(), i))
             .collect();
-        let mut by_name = HashMap::new();
+        let mut by_name = FxHashMap::default();
         for (i, tag) in tags.iter().enumerate() {
             for name in tag.names() {
                 let key = squash(name);
@@ -109,12 +113,11 @@ impl Vocabulary {
         }
     }
 
-    /// [`Vocabulary::new`] with its names of several words made already
-    /// (as [`Vocabulary::name_phrases`] made them for these tags).
-    pub(super) fn with_name_phrases(tags: Vec<Tag>, phrases: NamePhrases) -> Self {
-        let vocabulary = Vocabulary::new(tags);
-        let _ = vocabulary.phrases.set(phrases);
-        vocabulary
+    /// This vocabulary with its names of several words made already (as
+    /// [`Vocabulary::name_phrases`] made them for these tags).
+    pub(super) fn with_name_phrases(self, phrases: NamePhrases) -> Self {
+        let _ = self.phrases.set(phrases);
+        self
     }
 
     /// Its names of several words, as documents' titles are searched for

@@ -7,7 +7,8 @@
 //! about it, are left out: predictions say what a record is about). The
 //! features are TF-IDF over the project's stemmed English terms (`text`)
 //! and, per tag, whether the text spells out one of its names; the model is
-//! one logistic regression per tag (`learn`). Predicting is a sparse sum
+//! one logistic regression per tag (`learn`), and a tag too rare to learn
+//! is given to a text that names it. Predicting is a sparse sum
 //! over a text's known terms: cheap enough for a million-record import.
 //! `evaluate` measures it by leave-one-out (`bench/tags.sh`); `saved` keeps
 //! a trained model for the next import.
@@ -375,7 +376,7 @@ impl Predictor {
     }
 
     /// The probability of every tag (by slot) for a text of `parts`; `None`
-    /// for a tag the model cannot predict.
+    /// for a tag the model cannot predict (not learned, not named, no vote).
     fn probabilities<'a>(
         &self,
         parts: impl IntoIterator<Item = &'a str> + Clone,
@@ -397,7 +398,8 @@ impl Predictor {
             self.scores(parts, &vector, scratch);
             (scratch.scores.iter().enumerate())
                 .map(|(slot, &p)| {
-                    let known = self.method.neighbours() > 0 || self.model.has_learned(slot);
+                    let known =
+                        self.method.neighbours() > 0 || self.model.has_learned(slot) || p > 0.0;
                     known.then_some(p)
                 })
                 .collect()
@@ -406,7 +408,7 @@ impl Predictor {
 
     /// Each tag's probability (by slot) for a text of `parts` and meaning
     /// `vector` (as embedded, not centred), into `scratch.scores`: 0 for a
-    /// tag not learned.
+    /// tag not learned, unless the text names it.
     fn scores<'a>(
         &self,
         parts: impl IntoIterator<Item = &'a str>,
@@ -431,6 +433,7 @@ impl Predictor {
             for (slot, score) in scores.iter_mut().enumerate() {
                 *score = self.model.probability(slot, *score).unwrap_or(0.0);
             }
+            self.model.name_unlearned(analyzed, scores);
         } else {
             scores.clear();
             scores.resize(self.tags.len(), 0.0);

@@ -39,6 +39,11 @@ fn entry(id: &str, tags: &[&str], note: &str) -> String {
 }
 
 pub(super) fn catalog() -> Catalog {
+    catalog_with(TAGS)
+}
+
+/// The mini catalog's entries under the vocabulary of `tags`.
+fn catalog_with(tags: &str) -> Catalog {
     let mut section =
         String::from("[section]\nname = \"Fiction\"\ngroup = \"Papers\"\norder = 1\n\n");
     for (id, tags, note) in [
@@ -91,7 +96,7 @@ pub(super) fn catalog() -> Catalog {
         section.push_str(&entry(id, tags, note));
     }
     let files = [
-        SourceFile::new("tags.toml", TAGS.to_string()),
+        SourceFile::new("tags.toml", tags.to_string()),
         SourceFile::new("fiction.toml", section),
     ];
     let (catalog, problems) = load_files(&files);
@@ -139,6 +144,28 @@ fn a_record_with_curated_tags_gets_no_prediction() {
     assert_eq!(tags(&predictor.predict(&record)), ["zint-caching"]);
     record.tags = vec!["quux-routing".into()];
     assert!(predictor.predict(&record).is_empty());
+}
+
+/// A tag no entry carries has too few texts to learn from: a text that
+/// spells out its name gets it, and no other text does.
+#[test]
+fn a_tag_too_rare_to_learn_is_predicted_where_a_text_names_it() {
+    const RARE: &str = r#"
+[[tag]]
+id = "wibble-fusion"
+label = "Wibble fusion"
+category = "c"
+description = "d"
+aliases = []
+"#;
+    let catalog = catalog_with(&format!("{TAGS}{RARE}"));
+    let predictor = Predictor::train(&catalog, &Cache::default());
+    let named = predictor.predict(&imported("Wibble fusion", "A survey of porcelain glazes."));
+    assert_eq!(tags(&named), ["wibble-fusion"]);
+    let confidence = named[0].confidence;
+    assert!((THRESHOLD..=1.0).contains(&confidence), "{confidence}");
+    let unnamed = imported("On teapots", "A survey of porcelain glazes.");
+    assert!(predictor.predict(&unnamed).is_empty());
 }
 
 #[test]

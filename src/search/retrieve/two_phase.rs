@@ -43,25 +43,27 @@ pub struct Parts<'a> {
 /// How the results were ranked, for `--explain`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Ranking {
-    /// Every match was scored.
+    /// Every match was ranked in one pass (where the query is made of terms
+    /// only, block-max WAND skips the matches that cannot rank: the results
+    /// are the same).
     Exhaustive,
     /// Only candidates were scored, and no other document could beat them.
     Candidates(usize),
     /// Candidates could not be shown to hold the best, so every match was
-    /// scored.
+    /// ranked.
     Unproven(usize),
 }
 
 impl std::fmt::Display for Ranking {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Ranking::Exhaustive => write!(f, "every match scored"),
+            Ranking::Exhaustive => write!(f, "every match ranked in one pass"),
             Ranking::Candidates(n) => {
                 write!(f, "{n} candidates scored; no other match can rank higher")
             }
             Ranking::Unproven(n) => write!(
                 f,
-                "{n} candidates could not be shown to hold the best, so every match scored"
+                "{n} candidates could not be shown to hold the best, so every match ranked"
             ),
         }
     }

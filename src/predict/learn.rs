@@ -327,7 +327,7 @@ impl Model {
     pub(super) fn name_unlearned(&self, text: &Analyzed, probabilities: &mut [f32]) {
         if self.features.names {
             for &slot in &text.named {
-                if self.bias[slot].is_none() {
+                if !self.has_learned(slot) {
                     probabilities[slot] = NAMED_UNLEARNED;
                 }
             }

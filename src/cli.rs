@@ -91,6 +91,21 @@ pub enum Command {
     },
 }
 
+impl Command {
+    /// Whether the command builds indexes or serves, where the allocator's
+    /// throughput counts more than its start (see `allocator`).
+    pub fn wants_throughput(&self) -> bool {
+        matches!(
+            self,
+            Command::Index(_)
+                | Command::Import(_)
+                | Command::Harvest(_)
+                | Command::Serve(_)
+                | Command::Mcp
+        )
+    }
+}
+
 #[derive(Debug, Args)]
 pub struct CheckArgs {
     /// Also check on the network: dead links, permanent redirects, preprints

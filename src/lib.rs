@@ -4,6 +4,7 @@
 // Public: what the fuzz targets, the benchmarks and the integration tests
 // use. The rest is private to the crate, so that the compiler finds what
 // nothing uses.
+pub mod allocator;
 pub mod analysis;
 pub mod catalog;
 mod cli;
@@ -104,6 +105,9 @@ fn execute(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> Result<i32, Er
     let locations = Locations::resolve(cli.global.catalog, cli.global.index);
     let style = style(cli.global.color);
     let found = |found: bool| if found { EXIT_OK } else { EXIT_NO_MATCH };
+    if cli.command.wants_throughput() {
+        allocator::for_throughput();
+    }
     match cli.command {
         Command::Index(args) => commands::index::run(&locations, &args, out, err).map(|()| EXIT_OK),
         Command::Search(args) => {

@@ -87,14 +87,16 @@ pub const MAX_CATALOG_FILE: u64 = 64 * 1024 * 1024;
 /// `MAX_CATALOG_FILE` is an error that says so.
 pub fn read_regular_file(path: &Path) -> Result<Option<Vec<u8>>, Error> {
     use std::io::Read;
-    match std::fs::metadata(path) {
-        Ok(meta) if meta.is_file() => {}
+    let size = match std::fs::metadata(path) {
+        Ok(meta) if meta.is_file() => meta.len(),
         Ok(_) => return Ok(None),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(e) => return Err(Error::io(path, e)),
-    }
+    };
     let file = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
-    let mut bytes = Vec::new();
+    // `take` hides the file's size from `read_to_end`, which would then
+    // read it in doubling chunks from 32 bytes: a system call each.
+    let mut bytes = Vec::with_capacity(size.min(MAX_CATALOG_FILE) as usize + 1);
     file.take(MAX_CATALOG_FILE + 1)
         .read_to_end(&mut bytes)
         .map_err(|e| Error::io(path, e))?;

@@ -53,7 +53,7 @@ pub fn records(
         Filter::Collection(Collection::Catalog),
         Origin::Flag("--collection"),
     ));
-    let (catalog, _, outcome) = read_healing(locations, err, |catalog, open| {
+    let (catalog, open, outcome) = read_healing(locations, err, |catalog, open| {
         let request = SearchRequest {
             query: "",
             filters: filters.clone(),
@@ -73,6 +73,8 @@ pub fn records(
     let mut records: Vec<_> = outcome.hits.into_iter().map(|h| h.record).collect();
     records.sort_by_key(|r| order(&r.id));
     records.truncate(args.output.limit_or(records.len()));
+    drop(positions);
+    super::left_at_exit((catalog, open));
     Ok(records)
 }
 

@@ -56,11 +56,7 @@ pub fn run(
         );
     }
     let found = !outcome.hits.is_empty();
-    // The process ends with the command: what it loaded is left to the
-    // system rather than freed an allocation at a time, which took a sixth
-    // of a cold search's instructions (the catalog, the index's tokenizer
-    // caches). Nothing in them acts on drop but freeing.
-    std::mem::forget((catalog, open, outcome));
+    super::left_at_exit((catalog, open, outcome));
     Ok(found)
 }
 
@@ -120,7 +116,7 @@ pub fn similar_hits(
         Default::default()
     };
     let boosts = Boosts::load(locations.catalog_dir().ok())?;
-    let (_, _, hits) = read_healing(locations, err, |catalog, open| {
+    let (catalog, open, hits) = read_healing(locations, err, |catalog, open| {
         let id = known_id(catalog, &cache, open, &args.id)?;
         similar(
             open,
@@ -130,6 +126,7 @@ pub fn similar_hits(
             (&boosts, &catalog.vocabulary),
         )
     })?;
+    super::left_at_exit((catalog, open));
     Ok(hits)
 }
 

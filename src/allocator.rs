@@ -25,7 +25,7 @@ const PURGE_DELAY: libmimalloc_sys::mi_option_t = 15;
 
 /// From now on, memory comes from mimalloc. Call it before the work that
 /// needs it starts threads.
-pub fn for_throughput() {
+pub(crate) fn for_throughput() {
     // Freed memory goes back to the system at once, not a second later: a
     // million-record import frees as fast as it allocates, and its peak
     // RSS fell from 642-660 to 585-587 MB, no slower (three runs each).

@@ -2,6 +2,7 @@
 //! and search never touch the network.
 
 mod append;
+mod code_distances;
 mod document;
 mod migrate;
 pub mod schema;

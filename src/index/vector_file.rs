@@ -82,10 +82,11 @@ impl SegmentVectors {
         mean
     }
 
-    /// Every document's sign code, in document order.
-    pub fn codes(&self) -> impl Iterator<Item = Code> + '_ {
+    /// Every document's sign code, in document order, as stored: its
+    /// words in little-endian order.
+    pub fn code_bytes(&self) -> &[u8] {
         let at = HEADER + 4 * self.max_doc;
-        (self.bytes[at..at + CODE * self.max_doc].chunks_exact(CODE)).map(decode_code)
+        &self.bytes[at..at + CODE * self.max_doc]
     }
 
     /// `doc`'s sign code.
@@ -103,12 +104,20 @@ impl SegmentVectors {
 
     /// `doc`'s stored bytes whole.
     pub fn row(&self, doc: u32) -> Packed {
+        let (head, tail) = self.parts(doc);
+        let mut row = [0u8; DIMS];
+        row[..HEAD].copy_from_slice(head);
+        row[HEAD..].copy_from_slice(tail);
+        row
+    }
+
+    /// `doc`'s stored bytes as the file keeps them: the first [`HEAD`],
+    /// and the rest.
+    #[inline(always)]
+    pub fn parts(&self, doc: u32) -> (&[u8], &[u8]) {
         let tail = DIMS - HEAD;
         let at = HEADER + (4 + CODE + HEAD) * self.max_doc + tail * doc as usize;
-        let mut row = [0u8; DIMS];
-        row[..HEAD].copy_from_slice(bytemuck_u8(self.head(doc)));
-        row[HEAD..].copy_from_slice(&self.bytes[at..at + tail]);
-        row
+        (bytemuck_u8(self.head(doc)), &self.bytes[at..at + tail])
     }
 }
 

@@ -8,11 +8,12 @@
 
 use std::collections::HashMap;
 
-use tantivy::{DocAddress, Searcher};
+use tantivy::{DocAddress, DocId, Searcher};
 
 use crate::embed::stored::{HEAD, unpack};
 use crate::embed::{Vector, embedder};
 use crate::error::Error;
+use crate::index::vector_file::SegmentVectors;
 use crate::index::vectors::{BestByVector, Cosine, Keep, VectorFiles, VectorScore, vector_at};
 use crate::search::plan::compile::{Context, Mode as Compiling, compile};
 use crate::search::signals;
@@ -169,6 +170,13 @@ impl VectorScore for Unexcluded<'_> {
 
     fn rough(&self, head: &[i8; HEAD], norm: f32) -> f32 {
         self.cosine.rough(head, norm)
+    }
+
+    fn exact_in(&self, file: &SegmentVectors, doc: DocId) -> f32 {
+        match self.meant.excluded.is_empty() {
+            true => self.cosine.exact_in(file, doc),
+            false => self.exact(&file.row(doc)),
+        }
     }
 
     fn cosine_with(&self) -> Option<&Vector> {

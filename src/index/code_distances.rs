@@ -3,8 +3,9 @@
 //! bytes a document, half a million documents a segment at a million
 //! records). Where the processor counts bits in vectors (AVX-512
 //! VPOPCNTDQ, checked once a pass; the build targets plain x86-64), eight
-//! documents are taken a step, which cut the pass by a third in
-//! `bench/scale`'s hybrid queries; else a document at a time.
+//! documents are taken a step (a segment's pass at a million records:
+//! 1.51 -> 1.06 ms with its codes out of the caches, 0.69 -> 0.62 in
+//! them); else a document at a time.
 
 use crate::embed::stored::{Code, hamming};
 

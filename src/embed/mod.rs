@@ -73,7 +73,7 @@ impl Embedder {
     /// The vector of `text`: its word pieces' rows summed, normalized.
     pub fn embed(&self, text: &str) -> Vector {
         let mut sum = [0.0f32; DIMS];
-        self.add(text, &mut sum);
+        self.add(text, &mut sum, None);
         normalize(&mut sum);
         sum
     }
@@ -83,19 +83,42 @@ impl Embedder {
     pub fn embed_parts<'a>(&self, parts: impl IntoIterator<Item = &'a str>) -> Vector {
         let mut sum = [0.0f32; DIMS];
         for part in parts {
-            self.add(part, &mut sum);
+            self.add(part, &mut sum, None);
         }
         normalize(&mut sum);
         sum
     }
 
-    fn add(&self, text: &str, sum: &mut Vector) {
+    /// [`Embedder::embed_parts`] into `reading`, with the pieces summed.
+    pub fn read_parts<'a>(&self, parts: impl IntoIterator<Item = &'a str>, reading: &mut Reading) {
+        reading.vector = [0.0; DIMS];
+        reading.pieces.clear();
+        for part in parts {
+            self.add(part, &mut reading.vector, Some(&mut reading.pieces));
+        }
+        reading.length = normalize(&mut reading.vector);
+    }
+
+    /// The row of word piece `id`, as it is added to a text's sum (zeros
+    /// for an id the table lacks).
+    pub fn piece_row(&self, id: u32) -> Vector {
+        let mut row = [0.0; DIMS];
+        self.add_row(id as usize, &mut row);
+        row
+    }
+
+    /// The number of word pieces: every id is below it.
+    pub fn pieces_known(&self) -> usize {
+        self.scales.len()
+    }
+
+    fn add(&self, text: &str, sum: &mut Vector, noted: Option<&mut Vec<u32>>) {
         #[cfg(target_arch = "x86_64")]
         if std::is_x86_feature_detected!("avx2") {
             // SAFETY: the processor has AVX2, checked just above.
-            return unsafe { self.add_avx2(text, sum) };
+            return unsafe { self.add_avx2(text, sum, noted) };
         }
-        self.add_portable(text, sum)
+        self.add_portable(text, sum, noted)
     }
 
     /// [`Embedder::add`] compiled for AVX2, found at run time (the default
@@ -104,12 +127,12 @@ impl Embedder {
     /// the same sums.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
-    fn add_avx2(&self, text: &str, sum: &mut Vector) {
-        self.add_portable(text, sum)
+    fn add_avx2(&self, text: &str, sum: &mut Vector, noted: Option<&mut Vec<u32>>) {
+        self.add_portable(text, sum, noted)
     }
 
     #[inline(always)]
-    fn add_portable(&self, text: &str, sum: &mut Vector) {
+    fn add_portable(&self, text: &str, sum: &mut Vector, mut noted: Option<&mut Vec<u32>>) {
         // Taken out of the thread's cell, not borrowed in a closure: the
         // loop then stays in this function's body, compiled as its caller.
         let mut pieces = PIECES.take();
@@ -123,6 +146,9 @@ impl Embedder {
             };
             for &id in ids.iter() {
                 self.add_row(id as usize, sum);
+            }
+            if let Some(noted) = noted.as_deref_mut() {
+                noted.extend_from_slice(ids);
             }
         }
         PIECES.set(pieces);
@@ -207,8 +233,44 @@ pub fn record_vector(record: &Record) -> Vector {
 /// What a title, note and abstract mean together: [`record_vector`]'s
 /// reading, which the index repeats from a document's stored texts.
 pub fn meaning_of(title: &str, note: &str, abstract_text: Option<&str>) -> Vector {
+    embedder().embed_parts(record_parts(title, note, abstract_text))
+}
+
+/// [`record_vector`] into `reading`, with the word pieces it summed.
+pub fn read_record(record: &Record, reading: &mut Reading) {
+    let parts = record_parts(&record.title, &record.note, record.abstract_text.as_deref());
+    embedder().read_parts(parts, reading);
+}
+
+fn record_parts<'a>(
+    title: &'a str,
+    note: &'a str,
+    abstract_text: Option<&'a str>,
+) -> impl Iterator<Item = &'a str> {
     let start = abstract_text.map(|text| cut_after_word(text, ABSTRACT_BYTES));
-    embedder().embed_parts([title, note].into_iter().chain(start))
+    [title, note].into_iter().chain(start)
+}
+
+/// A text's vector and what it was summed from: for a linear reader of the
+/// vector (the tag predictor) that sums each piece's reading of its own,
+/// made once, instead of reading the vector's [`DIMS`] floats.
+#[derive(Debug, Clone)]
+pub struct Reading {
+    pub vector: Vector,
+    /// The word pieces summed, each as often as the text has it.
+    pub pieces: Vec<u32>,
+    /// The sum's length, which normalizing divided by (0: no known piece).
+    pub length: f32,
+}
+
+impl Default for Reading {
+    fn default() -> Reading {
+        Reading {
+            vector: [0.0; DIMS],
+            pieces: Vec::new(),
+            length: 0.0,
+        }
+    }
 }
 
 /// At most the first `bytes` of `text`, cut after a word.
@@ -226,12 +288,13 @@ pub fn cut_after_word(text: &str, bytes: usize) -> &str {
     }
 }
 
-/// `v` scaled to unit length (left as is when all zeros).
-pub fn normalize(v: &mut [f32]) {
+/// `v` scaled to unit length (left as is when all zeros); its length was.
+pub fn normalize(v: &mut [f32]) -> f32 {
     let norm = v.iter().map(|x| x * x).sum::<f32>().sqrt();
     if norm > 0.0 {
         v.iter_mut().for_each(|x| *x /= norm);
     }
+    norm
 }
 
 /// The dot product: the cosine of two unit vectors.
@@ -276,8 +339,8 @@ mod tests {
         let stream = include_str!("../../tests/fixtures/stream/records.jsonl");
         for text in stream.lines().take(40) {
             let (mut dispatched, mut portable) = ([0.0f32; DIMS], [0.0f32; DIMS]);
-            e.add(text, &mut dispatched);
-            e.add_portable(text, &mut portable);
+            e.add(text, &mut dispatched, None);
+            e.add_portable(text, &mut portable, None);
             assert_eq!(dispatched, portable, "{text}");
         }
     }

@@ -9,7 +9,7 @@ use super::schema::{Fields, identifier_key, identifier_query};
 use super::seen_words::SeenWords;
 use crate::analysis::{joined_hyphenated, joined_pairs};
 use crate::catalog::{Entry, Vocabulary, squash};
-use crate::embed::Vector;
+use crate::embed::Reading;
 use crate::ident;
 use crate::model::metadata::CachedEntry;
 use crate::model::{
@@ -122,18 +122,19 @@ impl Record {
         })
     }
 
-    /// [`Record::to_document`] with `predictor`, for a record whose vector
-    /// ([`crate::embed::record_vector`]) is made already: an import's, which
-    /// keeps it for the segment's vector file.
+    /// [`Record::to_document`] with `predictor`, for a record read already
+    /// ([`crate::embed::read_record`]): an import's, which keeps its vector
+    /// for the segment's vector file, and whose tags are predicted through
+    /// its word pieces.
     pub fn to_document_embedded(
         &self,
         fields: &Fields,
         vocabulary: &Vocabulary,
         seen: &mut SeenWords,
-        (predictor, vector): (&Predictor, &Vector),
+        (predictor, reading): (&Predictor, &Reading),
     ) -> TantivyDocument {
         self.document(fields, vocabulary, Some(seen), |record, add| {
-            predictor.predict_each_with(record, vector, add)
+            predictor.predict_each_read(record, reading, add)
         })
     }
 

@@ -41,6 +41,15 @@ const MIN_EVIDENCE: f32 = 2.0;
 /// vote of its one description, which never reaches the threshold.
 const NAMED_UNLEARNED: f32 = 0.5;
 
+/// What the regressions read of a text's meaning.
+#[derive(Debug, Clone, Copy)]
+pub(super) enum Dense<'a> {
+    /// The vector, centred.
+    Vector(&'a Vector),
+    /// Its part of each tag's log-odds, read already (see `projection`).
+    Read(&'a [f32]),
+}
+
 /// A linear model per tag over the features of [`TermTable`].
 #[derive(Debug, Clone, Default)]
 pub(super) struct Model {
@@ -284,23 +293,35 @@ impl Model {
             .map(move |c| (c.0, if norm > 0.0 { weight(c) / norm } else { 0.0 }))
     }
 
+    /// Per dimension of a (centred) vector, its weight for each tag: empty
+    /// without vector features.
+    pub(super) fn vector_weights(&self) -> &[f32] {
+        &self.vector_weights
+    }
+
     /// Whether the tag of `slot` was learned (not too rare).
     pub(super) fn has_learned(&self, slot: usize) -> bool {
         self.bias.get(slot).is_some_and(Option::is_some)
     }
 
-    /// Each tag's log-odds for `text` of meaning `vector` (centred), by
-    /// slot, into `scores`.
-    pub(super) fn scores_into(&self, text: &Analyzed, vector: &Vector, scores: &mut Vec<f32>) {
+    /// Each tag's log-odds for `text` of meaning `dense`, by slot, into
+    /// `scores`.
+    pub(super) fn scores_into(&self, text: &Analyzed, dense: Dense<'_>, scores: &mut Vec<f32>) {
         scores.clear();
         scores.extend(self.bias.iter().map(|b| b.unwrap_or(0.0)));
         self.add_words(text, scores);
-        if !self.vector_weights.is_empty() {
-            add_rows(
+        match dense {
+            _ if self.vector_weights.is_empty() => {}
+            Dense::Vector(vector) => add_rows(
                 vector.iter().copied().enumerate(),
                 &self.vector_weights,
                 scores,
-            );
+            ),
+            Dense::Read(read) => {
+                for (score, part) in scores.iter_mut().zip(read) {
+                    *score += part;
+                }
+            }
         }
         if self.features.names {
             for &slot in &text.named {

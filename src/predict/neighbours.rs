@@ -32,23 +32,39 @@ impl Neighbours {
         Neighbours { k, columns, tags }
     }
 
-    /// Each tag's score (by slot) for a text of meaning `vector`, added to
-    /// `scores` times `weight`. `cosines` and `order` are scratch.
+    /// How many texts vote (0: no vote).
+    pub(super) fn texts(&self) -> usize {
+        if self.k == 0 { 0 } else { self.tags.len() }
+    }
+
+    /// The texts' vectors by dimension (see `columns`).
+    pub(super) fn columns(&self) -> &[f32] {
+        &self.columns
+    }
+
+    /// The cosine of a text of meaning `vector` with each text, into
+    /// `cosines`.
+    pub(super) fn cosines_into(&self, vector: &Vector, cosines: &mut Vec<f32>) {
+        cosines.clear();
+        cosines.resize(self.texts(), 0.0);
+        if !cosines.is_empty() {
+            add_rows(vector.iter().copied().enumerate(), &self.columns, cosines);
+        }
+    }
+
+    /// Each tag's score (by slot) for a text of `cosines` with the texts,
+    /// added to `scores` times `weight`. `order` is scratch.
     pub(super) fn add_scores(
         &self,
-        vector: &Vector,
+        cosines: &[f32],
         weight: f32,
-        cosines: &mut Vec<f32>,
         order: &mut Vec<u32>,
         scores: &mut [f32],
     ) {
-        let n = self.tags.len();
-        if n == 0 || self.k == 0 {
+        let n = self.texts();
+        if n == 0 || cosines.len() != n {
             return;
         }
-        cosines.clear();
-        cosines.resize(n, 0.0);
-        add_rows(vector.iter().copied().enumerate(), &self.columns, cosines);
         order.clear();
         order.extend(0..n as u32);
         let k = self.k.min(n);

@@ -17,6 +17,7 @@ use rustc_hash::FxHashMap;
 
 use super::options::{Import, ImportReport, is_gzipped};
 use super::record::parse_line;
+use crate::embed::Reading;
 use crate::embed::stored::pack;
 use crate::error::Error;
 use crate::index::vector_spill::{SpillWriter, Spilled, SpilledVectors};
@@ -360,17 +361,27 @@ fn date_order(date: Option<&str>) -> u32 {
     .unwrap_or(0)
 }
 
+/// What one worker keeps from record to record.
+struct Mine {
+    seen: SeenWords,
+    spill: SpillWriter,
+    /// The record's vector and its word pieces (see `predict::projection`).
+    reading: Reading,
+}
+
 impl Workers<'_> {
     /// One worker: indexes blocks until the reader has sent the last.
     fn work(&self, blocks: Items<'_, Block>) -> Result<Batch, Error> {
         let mut out = Batch::default();
-        let mut seen = SeenWords::default();
         let worker = self.workers_started.fetch_add(1, Ordering::Relaxed);
-        let mut spill = SpillWriter::new(self.generation, worker)?;
+        let mut mine = Mine {
+            seen: SeenWords::default(),
+            spill: SpillWriter::new(self.generation, worker)?,
+            reading: Reading::default(),
+        };
         for (block, mut bytes) in blocks {
             let indexed_before = out.indexed;
-            let mine = (&mut seen, &mut spill);
-            let count = self.index_block(block, &bytes, &mut out, mine)?;
+            let count = self.index_block(block, &bytes, &mut out, &mut mine)?;
             out.lines.push((block, count));
             self.done
                 .fetch_add(out.indexed - indexed_before, Ordering::Relaxed);
@@ -378,7 +389,7 @@ impl Workers<'_> {
             // A full pool, or a reader that has finished, drops the buffer.
             let _ = self.spare.try_send(bytes);
         }
-        out.spill = Some(spill.finish()?);
+        out.spill = Some(mine.spill.finish()?);
         Ok(out)
     }
 
@@ -388,13 +399,13 @@ impl Workers<'_> {
         block: usize,
         bytes: &[u8],
         out: &mut Batch,
-        (seen, spill): (&mut SeenWords, &mut SpillWriter),
+        mine: &mut Mine,
     ) -> Result<u64, Error> {
         let body = bytes.strip_suffix(b"\n").unwrap_or(bytes);
         let mut count = 0;
         for (offset, line) in lines(body).enumerate() {
             count += 1;
-            self.index_line(line, (block, offset as u64), out, (&mut *seen, &mut *spill))?;
+            self.index_line(line, (block, offset as u64), out, mine)?;
         }
         Ok(count)
     }
@@ -406,7 +417,7 @@ impl Workers<'_> {
         line: &[u8],
         at: (usize, u64),
         out: &mut Batch,
-        (seen, spill): (&mut SeenWords, &mut SpillWriter),
+        mine: &mut Mine,
     ) -> Result<(), Error> {
         // Valid UTF-8 is the rule: checked fast, repaired only if not.
         let text = match std::str::from_utf8(line) {
@@ -451,14 +462,14 @@ impl Workers<'_> {
         // each word needs writing to the typo dictionary only once.
         let mut record = parsed.into_record();
         record.added = Some(self.import.stamps.record(key));
-        let vector = crate::embed::record_vector(&record);
+        crate::embed::read_record(&record, &mut mine.reading);
         let document = record.to_document_embedded(
             self.fields,
             &self.import.catalog.vocabulary,
-            seen,
-            (&self.import.predictor, &vector),
+            &mut mine.seen,
+            (&self.import.predictor, &mine.reading),
         );
-        let spilled = spill.push(&pack(&vector))?;
+        let spilled = mine.spill.push(&pack(&mine.reading.vector))?;
         // Decided and added under the shard's lock, so that of two records
         // with one id the newer is added after the older is deleted.
         let mut shard = self.latest.shards[key as usize % LATEST_SHARDS]

@@ -24,7 +24,10 @@ use crate::search::statistics::Statistics;
 
 /// Candidates asked of each part, per result asked for, and at least this
 /// many. The terms part is pruned, so it is first asked for few, and for more
-/// only when those prove nothing.
+/// only when those prove nothing. (One term candidate a result first proves
+/// the benchmark's queries a little sooner, but at a million records sent
+/// 661 of the relevance sets' two-phase queries to the second round,
+/// against 254 with two.)
 const CANDIDATES_PER_RESULT: usize = 10;
 const MIN_CANDIDATES: usize = 100;
 const FIRST_TERM_CANDIDATES_PER_RESULT: usize = 2;

@@ -360,6 +360,30 @@ mod tests {
         }
     }
 
+    /// A reading's vector is the embedding's to the bit, its pieces the
+    /// tokenizer's, and its length what normalizing divided by.
+    #[test]
+    fn a_reading_is_the_vector_its_pieces_and_their_sums_length() {
+        let e = embedder();
+        let parts = ["Ring attention", "for long sequences", "ZeRO-3 offload"];
+        let mut reading = Reading::default();
+        e.read_parts(parts, &mut reading);
+        assert_eq!(reading.vector, e.embed_parts(parts));
+        let pieces: Vec<u32> = (parts.iter())
+            .flat_map(|p| words(p).flat_map(|w| e.pieces(w).into_vec()))
+            .collect();
+        assert_eq!(reading.pieces, pieces);
+        let mut sum = [0.0f32; DIMS];
+        pieces.iter().for_each(|&id| {
+            let row = e.piece_row(id);
+            sum.iter_mut().zip(row).for_each(|(s, r)| *s += r);
+        });
+        let length = dot(&sum, &sum).sqrt();
+        assert!((reading.length - length).abs() < 1e-4 * length);
+        e.read_parts([""], &mut reading);
+        assert_eq!((reading.length, reading.pieces.len()), (0.0, 0));
+    }
+
     #[test]
     fn parts_read_as_one_text() {
         let e = embedder();

@@ -44,6 +44,8 @@ const NAMED_UNLEARNED: f32 = 0.5;
 /// What the regressions read of a text's meaning.
 #[derive(Debug, Clone, Copy)]
 pub(super) enum Dense<'a> {
+    /// Nothing: the method reads no vector.
+    Unread,
     /// The vector, centred.
     Vector(&'a Vector),
     /// Its part of each tag's log-odds, read already (see `projection`).
@@ -312,6 +314,7 @@ impl Model {
         self.add_words(text, scores);
         match dense {
             _ if self.vector_weights.is_empty() => {}
+            Dense::Unread => {}
             Dense::Vector(vector) => add_rows(
                 vector.iter().copied().enumerate(),
                 &self.vector_weights,

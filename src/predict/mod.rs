@@ -458,7 +458,7 @@ impl Predictor {
         } = scratch;
         let centred;
         let (dense, cosines) = match meaning {
-            _ if !self.method.reads_vector() => (Dense::Read(&[]), &cosines[..0]),
+            _ if !self.method.reads_vector() => (Dense::Unread, &cosines[..0]),
             Meaning::Vector(vector) => {
                 centred = self.centre.apply(vector);
                 self.neighbours.cosines_into(&centred, cosines);

@@ -72,20 +72,14 @@ impl Embedder {
 
     /// The vector of `text`: its word pieces' rows summed, normalized.
     pub fn embed(&self, text: &str) -> Vector {
-        let mut sum = [0.0f32; DIMS];
-        self.add(text, &mut sum, None);
-        normalize(&mut sum);
-        sum
+        self.embed_parts([text])
     }
 
     /// The vector of several texts read as one (a title, a note, an
     /// abstract), without joining them.
     pub fn embed_parts<'a>(&self, parts: impl IntoIterator<Item = &'a str>) -> Vector {
         let mut sum = [0.0f32; DIMS];
-        for part in parts {
-            self.add(part, &mut sum, None);
-        }
-        normalize(&mut sum);
+        self.sum_parts(parts, &mut sum, None);
         sum
     }
 
@@ -93,10 +87,21 @@ impl Embedder {
     pub fn read_parts<'a>(&self, parts: impl IntoIterator<Item = &'a str>, reading: &mut Reading) {
         reading.vector = [0.0; DIMS];
         reading.pieces.clear();
+        reading.length = self.sum_parts(parts, &mut reading.vector, Some(&mut reading.pieces));
+    }
+
+    /// The pieces of `parts` added to `sum`, noted in `noted` when given,
+    /// and `sum` normalized; returns its length before.
+    fn sum_parts<'a>(
+        &self,
+        parts: impl IntoIterator<Item = &'a str>,
+        sum: &mut Vector,
+        mut noted: Option<&mut Vec<u32>>,
+    ) -> f32 {
         for part in parts {
-            self.add(part, &mut reading.vector, Some(&mut reading.pieces));
+            self.add(part, sum, noted.as_deref_mut());
         }
-        reading.length = normalize(&mut reading.vector);
+        normalize(sum)
     }
 
     /// The row of word piece `id`, as it is added to a text's sum (zeros

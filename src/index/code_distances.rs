@@ -110,15 +110,8 @@ mod tests {
     use super::*;
 
     fn random_codes(documents: usize, seed: u64) -> Vec<u8> {
-        let mut state = seed;
-        (0..CODE * documents)
-            .map(|_| {
-                state ^= state << 13;
-                state ^= state >> 7;
-                state ^= state << 17;
-                state as u8
-            })
-            .collect()
+        let mut random = fastrand::Rng::with_seed(seed);
+        (0..CODE * documents).map(|_| random.u8(..)).collect()
     }
 
     #[test]

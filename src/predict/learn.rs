@@ -531,13 +531,8 @@ mod tests {
     fn rows_added_a_tile_at_a_time_give_each_rows_sum_to_the_bit() {
         // Widths below, at and past a tile, with a remainder; rows repeated
         // and out of order, as a text's terms come.
-        let mut state = 0x2545_f491_u32;
-        let mut next = || {
-            state ^= state << 13;
-            state ^= state >> 17;
-            state ^= state << 5;
-            (state % 2001) as f32 / 1000.0 - 1.0
-        };
+        let mut random = fastrand::Rng::with_seed(0x2545_f491);
+        let mut next = || random.f32() * 2.0 - 1.0;
         for width in [1, TILE - 1, TILE, 2 * TILE + 11] {
             let weights: Vec<f32> = (0..9 * width).map(|_| next()).collect();
             let rows: Vec<(usize, f32)> = [4, 0, 8, 4, 2].iter().map(|&i| (i, next())).collect();

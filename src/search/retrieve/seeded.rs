@@ -48,6 +48,17 @@ pub fn top_docs(
         Some(&(score, _)) if seeds.len() == limit && score > 0.0 => score * (1.0 - FLOOR_MARGIN),
         _ => Score::MIN,
     };
+    above(stats, query, limit, floor)
+}
+
+/// The best `limit` documents for `query` scoring more than `floor`, found
+/// with `floor` as the bar every segment starts from.
+pub fn above(
+    stats: &Statistics,
+    query: &dyn Query,
+    limit: usize,
+    floor: Score,
+) -> tantivy::Result<Vec<(Score, DocAddress)>> {
     stats.search(query, &Above { limit, floor })
 }
 

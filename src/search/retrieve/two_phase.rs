@@ -8,8 +8,14 @@
 //! One that neither part ranked among its best scores at most the sum of the
 //! two parts' last candidate scores; when the results beat that bound they
 //! are exactly the exhaustive search's, else every match is ranked.
+//!
+//! The phrases' candidates are ranked first. Their `limit`-th exact score is
+//! a bar that a document the phrases part missed can pass only by its terms
+//! (its phrases score at most the part's last candidate), so the terms part
+//! prunes from there instead of from nothing: a query whose phrases find the
+//! works (a technique named in titles) asks little of the terms.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 use tantivy::collector::TopDocs;
@@ -20,6 +26,7 @@ use tantivy::query::{
 use tantivy::{DocAddress, DocId, DocSet, Score, Searcher, SegmentReader, TERMINATED};
 
 use crate::error::Error;
+use crate::search::retrieve::seeded;
 use crate::search::statistics::Statistics;
 
 /// Candidates asked of each part, per result asked for, and at least this
@@ -31,6 +38,11 @@ use crate::search::statistics::Statistics;
 const CANDIDATES_PER_RESULT: usize = 10;
 const MIN_CANDIDATES: usize = 100;
 const FIRST_TERM_CANDIDATES_PER_RESULT: usize = 2;
+
+/// How far below the phrases' bar, in parts of it, the terms part starts:
+/// a document's score under the exact query is the sum of its two parts'
+/// up to the last bits (see `rescore`), and the bar must not exclude it.
+const FLOOR_MARGIN: f32 = 1e-4;
 
 /// One query, compiled four ways (see `compile::Mode`).
 pub struct Parts<'a> {
@@ -81,19 +93,53 @@ pub fn top_docs(
 ) -> Result<(Vec<(Score, DocAddress)>, Ranking), Error> {
     let most = (limit * CANDIDATES_PER_RESULT).max(MIN_CANDIDATES);
     let phrases = best(stats, parts.phrases, most)?;
+    let by_phrases = rank_among(stats, parts.rank, phrases.found.iter().copied(), limit)?;
+    let floor = terms_floor(&by_phrases, phrases.bound, limit);
+    let phrased: HashSet<DocAddress> = phrases.found.iter().copied().collect();
     let mut count = 0;
     for wanted in [limit * FIRST_TERM_CANDIDATES_PER_RESULT, most] {
-        let terms = best(stats, parts.terms, wanted)?;
+        let terms = best_above(stats, parts.terms, wanted, floor)?;
         let bound = terms.bound + phrases.bound;
-        let candidates = terms.found.iter().chain(&phrases.found).copied();
         count = terms.found.len() + phrases.found.len();
-        let top = rank_among(stats, parts.rank, candidates, limit)?;
+        let unphrased = terms.found.iter().filter(|a| !phrased.contains(a));
+        let by_terms = rank_among(stats, parts.rank, unphrased.copied(), limit)?;
+        let top = merged(&by_phrases, by_terms, limit);
         if bound == 0.0 || (top.len() == limit && top[limit - 1].0 > bound) {
             return Ok((top, Ranking::Candidates(count)));
         }
     }
     let top = stats.search(parts.exact, &TopDocs::with_limit(limit).order_by_score())?;
     Ok((rescore(stats, parts.rank, top)?, Ranking::Unproven(count)))
+}
+
+/// What a document's terms must score more than for it to rank among the
+/// best `limit` when the phrases part did not find it: `by_phrases`, the
+/// phrases' candidates ranked, hold `limit` documents scoring at least their
+/// last, and any other document scores at most its terms plus
+/// `phrases_bound`. No bar (`Score::MIN`) when they hold fewer or it is
+/// within the margin of nothing.
+fn terms_floor(by_phrases: &[(Score, DocAddress)], phrases_bound: Score, limit: usize) -> Score {
+    match by_phrases.get(limit.wrapping_sub(1)) {
+        Some(&(bar, _)) => {
+            let floor = bar - phrases_bound - bar.abs() * FLOOR_MARGIN;
+            if floor > 0.0 { floor } else { Score::MIN }
+        }
+        None => Score::MIN,
+    }
+}
+
+/// The best `limit` of two rankings of different documents, ordered as
+/// `TopDocs` orders them (ties by address).
+fn merged(
+    a: &[(Score, DocAddress)],
+    b: Vec<(Score, DocAddress)>,
+    limit: usize,
+) -> Vec<(Score, DocAddress)> {
+    let mut all = b;
+    all.extend_from_slice(a);
+    all.sort_by(|x, y| y.0.total_cmp(&x.0).then(x.1.cmp(&y.1)));
+    all.truncate(limit);
+    all
 }
 
 /// The best `limit` of `candidates` under `rank`, a query compiled to seek.
@@ -103,12 +149,13 @@ fn rank_among(
     candidates: impl Iterator<Item = DocAddress>,
     limit: usize,
 ) -> Result<Vec<(Score, DocAddress)>, Error> {
+    let among = Among::new(stats.searcher(), candidates);
+    if among.docs.is_empty() {
+        return Ok(Vec::new());
+    }
     let ranked = BooleanQuery::new(vec![
         (Occur::Must, rank.box_clone()),
-        (
-            Occur::Must,
-            Box::new(Among::new(stats.searcher(), candidates)),
-        ),
+        (Occur::Must, Box::new(among)),
     ]);
     Ok(stats.search(&ranked, &TopDocs::with_limit(limit).order_by_score())?)
 }
@@ -148,6 +195,29 @@ fn best(stats: &Statistics, part: &dyn Query, wanted: usize) -> Result<Best, Err
     let bound = match found.last() {
         Some((score, _)) if found.len() == wanted => *score,
         _ => 0.0,
+    };
+    Ok(Best {
+        found: found.into_iter().map(|(_, address)| address).collect(),
+        bound,
+    })
+}
+
+/// A part's best documents scoring more than `floor`: one that found fewer
+/// than asked found every document it matches above `floor`, which bounds
+/// the others.
+fn best_above(
+    stats: &Statistics,
+    part: &dyn Query,
+    wanted: usize,
+    floor: Score,
+) -> Result<Best, Error> {
+    if floor == Score::MIN {
+        return best(stats, part, wanted);
+    }
+    let found = seeded::above(stats, part, wanted, floor)?;
+    let bound = match found.last() {
+        Some((score, _)) if found.len() == wanted => *score,
+        _ => floor,
     };
     Ok(Best {
         found: found.into_iter().map(|(_, address)| address).collect(),

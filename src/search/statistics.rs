@@ -8,6 +8,9 @@
 //! index as on the catalog alone; the fields that imported records have too
 //! keep the statistics of every document.
 
+use std::sync::Mutex;
+
+use rustc_hash::FxHashMap;
 use tantivy::collector::Collector;
 use tantivy::query::{Bm25StatisticsProvider, EnableScoring, Explanation, Query};
 use tantivy::schema::Field;
@@ -22,6 +25,10 @@ pub struct Statistics {
     /// Catalog entries, and every document.
     catalog: u64,
     all: u64,
+    /// Each term's document frequency once looked up: a search weighs the
+    /// same terms several times (its exact query, its two-phase parts, each
+    /// candidate ranking), and each lookup walks every segment's dictionary.
+    doc_freqs: Mutex<FxHashMap<Term, u64>>,
 }
 
 impl Statistics {
@@ -44,6 +51,7 @@ impl Statistics {
             ],
             catalog: catalog as u64,
             all: searcher.total_num_docs()?,
+            doc_freqs: Mutex::default(),
         })
     }
 
@@ -90,7 +98,21 @@ impl Bm25StatisticsProvider for Statistics {
     }
 
     fn doc_freq(&self, term: &Term) -> tantivy::Result<u64> {
-        let found = self.searcher.doc_freq(term)?;
+        let known = self
+            .doc_freqs
+            .lock()
+            .ok()
+            .and_then(|m| m.get(term).copied());
+        let found = match known {
+            Some(found) => found,
+            None => {
+                let found = self.searcher.doc_freq(term)?;
+                if let Ok(mut memo) = self.doc_freqs.lock() {
+                    memo.insert(term.clone(), found);
+                }
+                found
+            }
+        };
         Ok(if self.as_catalog(term.field()) {
             equivalent_doc_freq(found.min(self.catalog), self.catalog, self.all)
         } else {

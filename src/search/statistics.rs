@@ -8,7 +8,7 @@
 //! index as on the catalog alone; the fields that imported records have too
 //! keep the statistics of every document.
 
-use std::sync::Mutex;
+use std::sync::{Mutex, PoisonError};
 
 use rustc_hash::FxHashMap;
 use tantivy::collector::Collector;
@@ -98,20 +98,15 @@ impl Bm25StatisticsProvider for Statistics {
     }
 
     fn doc_freq(&self, term: &Term) -> tantivy::Result<u64> {
-        let known = self
+        let mut memo = self
             .doc_freqs
             .lock()
-            .ok()
-            .and_then(|m| m.get(term).copied());
-        let found = match known {
-            Some(found) => found,
-            None => {
-                let found = self.searcher.doc_freq(term)?;
-                if let Ok(mut memo) = self.doc_freqs.lock() {
-                    memo.insert(term.clone(), found);
-                }
-                found
-            }
+            .unwrap_or_else(PoisonError::into_inner);
+        let found = match memo.get(term) {
+            Some(&found) => found,
+            None => *memo
+                .entry(term.clone())
+                .or_insert(self.searcher.doc_freq(term)?),
         };
         Ok(if self.as_catalog(term.field()) {
             equivalent_doc_freq(found.min(self.catalog), self.catalog, self.all)

@@ -21,8 +21,9 @@ use crate::search::statistics::Statistics;
 /// How far below the catalog's k-th score every segment starts: the same
 /// document's score may differ in its last bits between two queries that
 /// add its clauses in another order (see `two_phase::rescore`), and the
-/// catalog's k best must all be found again.
-const FLOOR_MARGIN: f32 = 1e-4;
+/// catalog's k best must all be found again. Two-phase ranking's bar keeps
+/// the same margin, for the same reason.
+pub(super) const FLOOR_MARGIN: f32 = 1e-4;
 
 /// The best `limit` documents for `query`, as `TopDocs` ranks them (ties
 /// by address), found with the catalog's k-th best score as the bar every

@@ -26,7 +26,7 @@ use tantivy::query::{
 use tantivy::{DocAddress, DocId, DocSet, Score, Searcher, SegmentReader, TERMINATED};
 
 use crate::error::Error;
-use crate::search::retrieve::seeded;
+use crate::search::retrieve::seeded::{self, FLOOR_MARGIN};
 use crate::search::statistics::Statistics;
 
 /// Candidates asked of each part, per result asked for, and at least this
@@ -38,11 +38,6 @@ use crate::search::statistics::Statistics;
 const CANDIDATES_PER_RESULT: usize = 10;
 const MIN_CANDIDATES: usize = 100;
 const FIRST_TERM_CANDIDATES_PER_RESULT: usize = 2;
-
-/// How far below the phrases' bar, in parts of it, the terms part starts:
-/// a document's score under the exact query is the sum of its two parts'
-/// up to the last bits (see `rescore`), and the bar must not exclude it.
-const FLOOR_MARGIN: f32 = 1e-4;
 
 /// One query, compiled four ways (see `compile::Mode`).
 pub struct Parts<'a> {
@@ -92,13 +87,13 @@ pub fn top_docs(
     limit: usize,
 ) -> Result<(Vec<(Score, DocAddress)>, Ranking), Error> {
     let most = (limit * CANDIDATES_PER_RESULT).max(MIN_CANDIDATES);
-    let phrases = best(stats, parts.phrases, most)?;
+    let phrases = best(stats, parts.phrases, most, Score::MIN)?;
     let by_phrases = rank_among(stats, parts.rank, phrases.found.iter().copied(), limit)?;
     let floor = terms_floor(&by_phrases, phrases.bound, limit);
     let phrased: HashSet<DocAddress> = phrases.found.iter().copied().collect();
     let mut count = 0;
     for wanted in [limit * FIRST_TERM_CANDIDATES_PER_RESULT, most] {
-        let terms = best_above(stats, parts.terms, wanted, floor)?;
+        let terms = best(stats, parts.terms, wanted, floor)?;
         let bound = terms.bound + phrases.bound;
         count = terms.found.len() + phrases.found.len();
         let unphrased = terms.found.iter().filter(|a| !phrased.contains(a));
@@ -119,13 +114,13 @@ pub fn top_docs(
 /// `phrases_bound`. No bar (`Score::MIN`) when they hold fewer or it is
 /// within the margin of nothing.
 fn terms_floor(by_phrases: &[(Score, DocAddress)], phrases_bound: Score, limit: usize) -> Score {
-    match by_phrases.get(limit.wrapping_sub(1)) {
-        Some(&(bar, _)) => {
-            let floor = bar - phrases_bound - bar.abs() * FLOOR_MARGIN;
-            if floor > 0.0 { floor } else { Score::MIN }
+    let floor = match by_phrases.last() {
+        Some(&(bar, _)) if by_phrases.len() == limit => {
+            bar - phrases_bound - bar.abs() * FLOOR_MARGIN
         }
-        None => Score::MIN,
-    }
+        _ => return Score::MIN,
+    };
+    if floor > 0.0 { floor } else { Score::MIN }
 }
 
 /// The best `limit` of two rankings of different documents, ordered as
@@ -189,35 +184,15 @@ struct Best {
     bound: Score,
 }
 
-fn best(stats: &Statistics, part: &dyn Query, wanted: usize) -> Result<Best, Error> {
-    let found = stats.search(part, &TopDocs::with_limit(wanted).order_by_score())?;
-    // A part that found fewer than asked found every document it matches.
-    let bound = match found.last() {
-        Some((score, _)) if found.len() == wanted => *score,
-        _ => 0.0,
-    };
-    Ok(Best {
-        found: found.into_iter().map(|(_, address)| address).collect(),
-        bound,
-    })
-}
-
-/// A part's best documents scoring more than `floor`: one that found fewer
-/// than asked found every document it matches above `floor`, which bounds
-/// the others.
-fn best_above(
-    stats: &Statistics,
-    part: &dyn Query,
-    wanted: usize,
-    floor: Score,
-) -> Result<Best, Error> {
-    if floor == Score::MIN {
-        return best(stats, part, wanted);
-    }
+/// A part's best `wanted` documents scoring more than `floor` (any score
+/// when `Score::MIN`), found with `floor` as the bar every segment starts
+/// from. One that found fewer than asked found every document it matches
+/// above `floor`, which bounds the others.
+fn best(stats: &Statistics, part: &dyn Query, wanted: usize, floor: Score) -> Result<Best, Error> {
     let found = seeded::above(stats, part, wanted, floor)?;
     let bound = match found.last() {
         Some((score, _)) if found.len() == wanted => *score,
-        _ => floor,
+        _ => floor.max(0.0),
     };
     Ok(Best {
         found: found.into_iter().map(|(_, address)| address).collect(),

@@ -186,6 +186,23 @@ fn meaning_answers_alike_through_vector_files_without_them_and_with_damaged_ones
     assert!(std::fs::read_dir(&folder).unwrap().next().is_some());
 }
 
+#[test]
+fn vector_files_of_the_format_before_are_replaced_when_the_index_is_opened() {
+    let fixture = Fixture::new();
+    fixture.import_snapshot(&common::inbox_stream());
+    let current = vector_files(&fixture);
+    let args = ["search", "--mode", "semantic", "--json", "-n", "30", NEED];
+    let answer = fixture.run(args).success().stdout().to_string();
+    let folder = vector_folder(&fixture);
+    for name in current.keys() {
+        let earlier = name.strip_suffix(".v3").expect("a file of this format");
+        std::fs::rename(folder.join(name), folder.join(format!("{earlier}.v2"))).unwrap();
+    }
+    assert_eq!(fixture.run(args).success().stdout(), answer);
+    // Written again in this format, and the earlier files gone.
+    assert_eq!(vector_files(&fixture), current);
+}
+
 /// Each vector file of the index's current generation, by name, whole.
 fn vector_files(fixture: &Fixture) -> std::collections::BTreeMap<String, Vec<u8>> {
     (std::fs::read_dir(vector_folder(fixture)).unwrap().flatten())

@@ -1,5 +1,5 @@
 //! A segment's vectors as one flat file beside it
-//! (`vectors/<segment id>.v2` in the generation's folder), memory-mapped
+//! (`vectors/<segment id>.v3` in the generation's folder), memory-mapped
 //! (the maps of the latest generation read are kept for the process's
 //! next scans, as a server makes them): a scan reads them as arrays.
 //!
@@ -9,12 +9,15 @@
 //! segment without a well-formed file (a read-only index, a damaged file)
 //! is scored from those texts instead, each match's vector made again.
 //!
-//! All little-endian: the magic `DMLVEC02`, `max_doc` and `DIMS` (u32
+//! All little-endian: the magic `DMLVEC03`, `max_doc` and `DIMS` (u32
 //! each), the mean of the segment's unit vectors (`DIMS` f32), then each
 //! document's norm (f32; 0 for no vector), each document's sign code
 //! against that mean (see `embed::stored::Code`), the first [`HEAD`]
 //! dimensions of every document's bytes, then the rest. Codes and heads
-//! each lie together, so that a first pass reads them alone.
+//! each lie together, so that a first pass reads them alone. Each of the
+//! four arrays starts at a multiple of 64 bytes (zeros between), so that
+//! no row straddles a cache line it need not: rescoring a document reads
+//! five lines, where unaligned arrays (the format before) made it seven.
 
 use std::fs::{self, File};
 use std::io::{self, Read, Seek, SeekFrom, Write};
@@ -34,16 +37,48 @@ use crate::embed::stored::{Code, HEAD, Packed, code, pack};
 use crate::embed::{DIMS, Vector, meaning_of};
 use crate::error::Error;
 
-const MAGIC: &[u8; 8] = b"DMLVEC02";
+const MAGIC: &[u8; 8] = b"DMLVEC03";
 /// The magic, `max_doc`, `DIMS` and the mean.
 const HEADER: usize = 16 + 4 * DIMS;
 const CODE: usize = std::mem::size_of::<Code>();
 const FOLDER: &str = "vectors";
+/// What each array's start is a multiple of: a cache line.
+const ALIGN: usize = 64;
+
+/// Where a file of `max_doc` documents keeps each array, and its length.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Layout {
+    norms: usize,
+    codes: usize,
+    heads: usize,
+    tails: usize,
+    len: usize,
+}
+
+impl Layout {
+    fn of(max_doc: usize) -> Layout {
+        let next =
+            |at: usize, bytes_each: usize| (at + bytes_each * max_doc).next_multiple_of(ALIGN);
+        let norms = HEADER.next_multiple_of(ALIGN);
+        let codes = next(norms, 4);
+        let heads = next(codes, CODE);
+        let tails = next(heads, HEAD);
+        let len = tails + TAIL * max_doc;
+        Layout {
+            norms,
+            codes,
+            heads,
+            tails,
+            len,
+        }
+    }
+}
 
 /// One segment's vectors, mapped.
 pub struct SegmentVectors {
     bytes: Arc<Mmap>,
     max_doc: usize,
+    layout: Layout,
 }
 
 impl SegmentVectors {
@@ -51,13 +86,18 @@ impl SegmentVectors {
     /// documents.
     fn parse(bytes: Arc<Mmap>, max_doc: u32) -> Option<SegmentVectors> {
         let max_doc = max_doc as usize;
+        let layout = Layout::of(max_doc);
         let header = bytes.get(..16)?;
         let word = |at: usize| u32::from_le_bytes(header[at..at + 4].try_into().unwrap());
         (&header[..8] == MAGIC
             && word(8) as usize == max_doc
             && word(12) as usize == DIMS
-            && bytes.len() == file_len(max_doc))
-        .then_some(SegmentVectors { bytes, max_doc })
+            && bytes.len() == layout.len)
+            .then_some(SegmentVectors {
+                bytes,
+                max_doc,
+                layout,
+            })
     }
 
     pub fn max_doc(&self) -> usize {
@@ -67,7 +107,7 @@ impl SegmentVectors {
     /// The norm of `doc`'s stored bytes; 0 when it has no vector.
     #[inline(always)]
     pub fn norm(&self, doc: u32) -> f32 {
-        let at = HEADER + 4 * doc as usize;
+        let at = self.layout.norms + 4 * doc as usize;
         f32::from_le_bytes(self.bytes[at..at + 4].try_into().unwrap())
     }
 
@@ -85,20 +125,42 @@ impl SegmentVectors {
     /// Every document's sign code, in document order, as stored: its
     /// words in little-endian order.
     pub fn code_bytes(&self) -> &[u8] {
-        let at = HEADER + 4 * self.max_doc;
+        let at = self.layout.codes;
         &self.bytes[at..at + CODE * self.max_doc]
     }
 
     /// `doc`'s sign code.
     #[inline(always)]
     pub fn code(&self, doc: u32) -> Code {
-        let at = HEADER + 4 * self.max_doc + CODE * doc as usize;
+        let at = self.layout.codes + CODE * doc as usize;
         decode_code(&self.bytes[at..at + CODE])
+    }
+
+    /// Asks the processor to bring `doc`'s norm and row into its caches,
+    /// without waiting for them.
+    #[inline(always)]
+    pub fn prefetch_row(&self, doc: u32) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+            let doc = doc as usize;
+            let tail = self.layout.tails + TAIL * doc;
+            let lines = [self.layout.norms + 4 * doc, self.layout.heads + HEAD * doc]
+                .into_iter()
+                .chain((tail..tail + TAIL).step_by(ALIGN));
+            for at in lines {
+                // SAFETY: x86-64 always has SSE; a prefetch is a hint that
+                // never faults, and every address is within the map.
+                unsafe { _mm_prefetch::<_MM_HINT_T0>(self.bytes.as_ptr().wrapping_add(at).cast()) };
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = doc;
     }
 
     /// The first [`HEAD`] dimensions of `doc`'s stored bytes.
     pub fn head(&self, doc: u32) -> &[i8; HEAD] {
-        let at = HEADER + (4 + CODE) * self.max_doc + HEAD * doc as usize;
+        let at = self.layout.heads + HEAD * doc as usize;
         as_i8(&self.bytes[at..at + HEAD]).try_into().unwrap()
     }
 
@@ -115,9 +177,8 @@ impl SegmentVectors {
     /// and the rest.
     #[inline(always)]
     pub fn parts(&self, doc: u32) -> (&[u8], &[u8]) {
-        let tail = DIMS - HEAD;
-        let at = HEADER + (4 + CODE + HEAD) * self.max_doc + tail * doc as usize;
-        (bytemuck_u8(self.head(doc)), &self.bytes[at..at + tail])
+        let at = self.layout.tails + TAIL * doc as usize;
+        (bytemuck_u8(self.head(doc)), &self.bytes[at..at + TAIL])
     }
 }
 
@@ -137,13 +198,13 @@ fn bytemuck_u8(bytes: &[i8]) -> &[u8] {
     unsafe { std::slice::from_raw_parts(bytes.as_ptr().cast(), bytes.len()) }
 }
 
-fn file_len(max_doc: usize) -> usize {
-    HEADER + (4 + CODE + DIMS) * max_doc
+fn file_name(segment: SegmentId) -> PathBuf {
+    Path::new(FOLDER).join(format!("{}.v3", segment.uuid_string()))
 }
 
-fn file_name(segment: SegmentId) -> PathBuf {
-    Path::new(FOLDER).join(format!("{}.v2", segment.uuid_string()))
-}
+/// The extensions of a segment's file in earlier formats, which this one
+/// replaces (`v2`: arrays unaligned).
+const EARLIER: [&str; 1] = ["v2"];
 
 /// The maps of the generation last scanned, by file name.
 /// A generation's folder and its files' maps, by file name.
@@ -226,6 +287,11 @@ pub fn write_missing(
                     Ok(result) => result.map_err(|e| Error::io(file, e))?,
                     Err(panic) => std::panic::resume_unwind(panic),
                 }
+                for extension in EARLIER {
+                    // Replaced: a reader of the earlier format falls back on
+                    // the stored texts.
+                    let _ = fs::remove_file(file.with_extension(extension));
+                }
             }
             Ok::<(), Error>(())
         })?;
@@ -296,9 +362,9 @@ fn fill(
     spilled: Option<&SpilledVectors>,
 ) -> io::Result<()> {
     let max_doc = reader.max_doc() as usize;
-    let (codes_at, heads_at) = (HEADER + 4 * max_doc, HEADER + (4 + CODE) * max_doc);
-    let tails_at = heads_at + HEAD * max_doc;
-    out.set_len(file_len(max_doc) as u64)?;
+    let layout = Layout::of(max_doc);
+    let (codes_at, heads_at, tails_at) = (layout.codes, layout.heads, layout.tails);
+    out.set_len(layout.len as u64)?;
     let mut norms = vec![0f32; max_doc];
     let (mut sum, mut with_vector) = ([0f32; DIMS], 0usize);
     let mut heads = Vec::with_capacity(HEAD * CHUNK);
@@ -354,11 +420,12 @@ fn fill(
         }
         write_at(out, codes_at + CODE * first, &codes)?;
     }
-    let mut header = Vec::with_capacity(HEADER + 4 * max_doc);
+    let mut header = Vec::with_capacity(layout.codes);
     header.extend_from_slice(MAGIC);
     header.extend_from_slice(&(max_doc as u32).to_le_bytes());
     header.extend_from_slice(&(DIMS as u32).to_le_bytes());
     header.extend(mean.iter().flat_map(|m| m.to_le_bytes()));
+    header.resize(layout.norms, 0);
     header.extend(norms.iter().flat_map(|n| n.to_le_bytes()));
     write_at(out, 0, &header)?;
     out.sync_all()
@@ -427,6 +494,20 @@ fn read_at(out: &mut File, offset: usize, bytes: &mut [u8]) -> io::Result<()> {
 mod tests {
     use super::*;
     use crate::index::shipped::shipped_index;
+
+    #[test]
+    fn each_array_starts_on_a_cache_line_after_the_one_before_it_ends() {
+        for max_doc in [0, 1, 3, 15, 16, 17, 477_001, 523_093] {
+            let l = Layout::of(max_doc);
+            let starts = [l.norms, l.codes, l.heads, l.tails];
+            assert!(starts.iter().all(|at| at % ALIGN == 0), "{l:?}");
+            let ends = [l.norms + 4 * max_doc, l.codes + CODE * max_doc];
+            assert!(HEADER <= l.norms && ends[0] <= l.codes && ends[1] <= l.heads);
+            assert!(l.heads + HEAD * max_doc <= l.tails, "{l:?}");
+            // No more padding than alignment needs.
+            assert!(l.len < HEADER + (4 + CODE + DIMS) * max_doc + 4 * ALIGN);
+        }
+    }
 
     #[test]
     fn a_built_index_has_a_file_for_each_segment_that_holds_its_documents_vectors() {

@@ -143,6 +143,11 @@ fn code_pass_pool(limit: usize) -> usize {
     (limit * 40).max(2000)
 }
 
+/// How many of the nearest ahead of the one being scored a rescoring asks
+/// the memory for (a scan with cold caches at a million records, `carbon`:
+/// 3.7 -> 3.4 ms a query; 48 gained no more).
+const ROWS_AHEAD: usize = 16;
+
 impl Collector for BestByVector<'_> {
     type Fruit = (Vec<(Score, DocAddress)>, usize);
     type Child = WholeSegments<Self::Fruit>;
@@ -269,7 +274,12 @@ impl BestByVector<'_> {
         let (nearest, offered) = pass.nearest(code_pass_pool(self.limit));
         let mut best = Best::new(self.limit);
         // Documents without a vector have a code too (zeros): left out here.
-        for doc in nearest {
+        for (i, &doc) in nearest.iter().enumerate() {
+            // The rows lie far apart, out of the caches: asked for ahead,
+            // several are read at once instead of one after another.
+            if let Some(&later) = nearest.get(i + ROWS_AHEAD) {
+                pass.file.prefetch_row(later);
+            }
             if pass.file.norm(doc) == 0.0 {
                 continue;
             }

@@ -287,11 +287,6 @@ pub fn write_missing(
                     Ok(result) => result.map_err(|e| Error::io(file, e))?,
                     Err(panic) => std::panic::resume_unwind(panic),
                 }
-                for extension in EARLIER {
-                    // Replaced: a reader of the earlier format falls back on
-                    // the stored texts.
-                    let _ = fs::remove_file(file.with_extension(extension));
-                }
             }
             Ok::<(), Error>(())
         })?;
@@ -334,7 +329,8 @@ pub fn stored_bytes(doc: &TantivyDocument, fields: &Fields) -> Packed {
 }
 
 /// One segment's file, written whole under another name and then renamed,
-/// so that a reader never maps half of one.
+/// so that a reader never maps half of one; its files of earlier formats
+/// are removed.
 fn write_segment(
     reader: &SegmentReader,
     file: &Path,
@@ -344,6 +340,11 @@ fn write_segment(
     let mut temporary = crate::fsutil::temporary_file().tempfile_in(folder)?;
     fill(reader, temporary.as_file_mut(), spilled)?;
     temporary.persist(file).map_err(|e| e.error)?;
+    for extension in EARLIER {
+        // Replaced: a reader of the earlier format falls back on the
+        // stored texts.
+        let _ = fs::remove_file(file.with_extension(extension));
+    }
     Ok(())
 }
 
@@ -363,7 +364,6 @@ fn fill(
 ) -> io::Result<()> {
     let max_doc = reader.max_doc() as usize;
     let layout = Layout::of(max_doc);
-    let (codes_at, heads_at, tails_at) = (layout.codes, layout.heads, layout.tails);
     out.set_len(layout.len as u64)?;
     let mut norms = vec![0f32; max_doc];
     let (mut sum, mut with_vector) = ([0f32; DIMS], 0usize);
@@ -388,24 +388,24 @@ fn fill(
         heads.extend_from_slice(&bytes[..HEAD]);
         tails.extend_from_slice(&bytes[HEAD..]);
         if heads.len() == HEAD * CHUNK {
-            write_at(out, heads_at + HEAD * first, &heads)?;
-            write_at(out, tails_at + TAIL * first, &tails)?;
+            write_at(out, layout.heads + HEAD * first, &heads)?;
+            write_at(out, layout.tails + TAIL * first, &tails)?;
             first = doc + 1;
             heads.clear();
             tails.clear();
         }
         Ok(())
     })?;
-    write_at(out, heads_at + HEAD * first, &heads)?;
-    write_at(out, tails_at + TAIL * first, &tails)?;
+    write_at(out, layout.heads + HEAD * first, &heads)?;
+    write_at(out, layout.tails + TAIL * first, &tails)?;
     let mean = sum.map(|s| s / with_vector.max(1) as f32);
     let mut codes = Vec::with_capacity(CODE * CHUNK);
     for first in (0..max_doc).step_by(CHUNK) {
         let rows = CHUNK.min(max_doc - first);
         heads.resize(HEAD * rows, 0);
         tails.resize(TAIL * rows, 0);
-        read_at(out, heads_at + HEAD * first, &mut heads)?;
-        read_at(out, tails_at + TAIL * first, &mut tails)?;
+        read_at(out, layout.heads + HEAD * first, &mut heads)?;
+        read_at(out, layout.tails + TAIL * first, &mut tails)?;
         codes.clear();
         for row in 0..rows {
             let norm = norms[first + row];
@@ -418,7 +418,7 @@ fn fill(
             };
             codes.extend(code.iter().flat_map(|word| word.to_le_bytes()));
         }
-        write_at(out, codes_at + CODE * first, &codes)?;
+        write_at(out, layout.codes + CODE * first, &codes)?;
     }
     let mut header = Vec::with_capacity(layout.codes);
     header.extend_from_slice(MAGIC);

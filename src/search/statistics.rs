@@ -104,9 +104,11 @@ impl Bm25StatisticsProvider for Statistics {
             .unwrap_or_else(PoisonError::into_inner);
         let found = match memo.get(term) {
             Some(&found) => found,
-            None => *memo
-                .entry(term.clone())
-                .or_insert(self.searcher.doc_freq(term)?),
+            None => {
+                let found = self.searcher.doc_freq(term)?;
+                memo.insert(term.clone(), found);
+                found
+            }
         };
         Ok(if self.as_catalog(term.field()) {
             equivalent_doc_freq(found.min(self.catalog), self.catalog, self.all)

@@ -54,7 +54,7 @@ pub fn top_docs(
 
 /// The best `limit` documents for `query` scoring more than `floor`, found
 /// with `floor` as the bar every segment starts from.
-pub fn above(
+pub(super) fn above(
     stats: &Statistics,
     query: &dyn Query,
     limit: usize,

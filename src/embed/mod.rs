@@ -189,20 +189,17 @@ impl Embedder {
 
 /// Of the encoder's `tokenizer.json`, what its tokenizer is made of: BERT's
 /// WordPiece with its normalizer and pre-tokenizer, whose settings are read
-/// here, the vocabulary and the special tokens. (Its post-processor and
-/// decoder, which add and remove those tokens, never run: texts are
+/// here, the vocabulary and the added tokens. (Its post-processor and
+/// decoder, which add and remove the special tokens, never run: texts are
 /// encoded without special tokens and never decoded.)
 #[derive(Deserialize)]
 struct TokenizerFile {
-    added_tokens: Vec<SpecialToken>,
+    /// Each with its flags as the file gives them (its id is the
+    /// vocabulary's).
+    added_tokens: Vec<AddedToken>,
     normalizer: NormalizerFile,
-    pre_tokenizer: Typed,
+    pre_tokenizer: PreTokenizerFile,
     model: WordPieceFile,
-}
-
-#[derive(Deserialize)]
-struct SpecialToken {
-    content: String,
 }
 
 #[derive(Deserialize)]
@@ -216,7 +213,7 @@ struct NormalizerFile {
 }
 
 #[derive(Deserialize)]
-struct Typed {
+struct PreTokenizerFile {
     #[serde(rename = "type")]
     kind: String,
 }
@@ -291,8 +288,7 @@ fn wordpiece_tokenizer(file: &[u8]) -> Result<Tokenizer, String> {
     let mut tokenizer = Tokenizer::new(model);
     (tokenizer.with_normalizer(Some(normalizer))).map_err(|e| e.to_string())?;
     tokenizer.with_pre_tokenizer(Some(BertPreTokenizer));
-    let special = (file.added_tokens.into_iter()).map(|t| AddedToken::from(t.content, true));
-    (tokenizer.add_special_tokens(special)).map_err(|e| e.to_string())?;
+    (tokenizer.add_tokens(file.added_tokens)).map_err(|e| e.to_string())?;
     Ok(tokenizer)
 }
 
@@ -506,7 +502,7 @@ mod tests {
 
     #[test]
     fn a_tokenizer_file_of_another_kind_is_refused() {
-        let file = String::from_utf8(TOKENIZER.to_vec()).unwrap();
+        let file = std::str::from_utf8(TOKENIZER).unwrap();
         let other = file.replacen("\"BertPreTokenizer\"", "\"Whitespace\"", 1);
         let error = wordpiece_tokenizer(other.as_bytes()).err().unwrap();
         assert!(error.contains("Whitespace"), "{error}");

@@ -116,6 +116,39 @@ fn hybrid_explains_both_rankings() {
 }
 
 #[test]
+fn a_ranking_by_meaning_is_not_explained_by_what_the_words_ranking_added() {
+    // Feedback from the first result by words reorders a ranking by words;
+    // by meaning alone it changed nothing, so it is not said.
+    let fixture = Fixture::new();
+    let explained = |mode| {
+        let args = [
+            "--mode",
+            mode,
+            "--explain",
+            "-n",
+            "2",
+            "pipeline parallelism",
+        ];
+        search(&fixture, &args).success()
+    };
+    explained("hybrid").stdout_has("feedback: shares pipeline-parallelism with result 1");
+    explained("semantic")
+        .stdout_lacks("feedback:")
+        .stderr_has("ranking: by meaning alone");
+}
+
+#[test]
+fn a_result_the_words_do_not_match_is_explained_too() {
+    // FasterMoE holds the need's words; the works after it only mean alike.
+    let fixture = Fixture::new();
+    for mode in ["semantic", "hybrid"] {
+        search(&fixture, &["--mode", mode, "--explain", "-n", "4", NEED])
+            .success()
+            .stdout_has("0.000 score: the query's words do not match it");
+    }
+}
+
+#[test]
 fn a_record_without_tags_is_like_the_works_that_mean_what_it_means() {
     let fixture = Fixture::new();
     fixture.import_snapshot(&[common::snapshot_line(

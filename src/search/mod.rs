@@ -145,7 +145,11 @@ fn blend<C: tantivy::collector::Collector>(
     // a hybrid query then takes about the longer of the two, not their sum.
     let (semantic, keyword) = std::thread::scope(|scope| {
         let semantic = scope.spawn(|| meaning::nearest(cx, &plan.root, meant, pool, &files));
-        let keyword = rank::rank(cx, plan, &deeper, also);
+        let keyword = match (request.mode, also) {
+            // Meaning alone, and nothing to count: no ranking by words.
+            (Mode::Semantic, None) => Ok((rank::Ranked::by_meaning(), None)),
+            (_, also) => rank::rank(cx, plan, &deeper, also),
+        };
         let semantic = semantic
             .join()
             .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
@@ -154,7 +158,12 @@ fn blend<C: tantivy::collector::Collector>(
     let (semantic, (mut ranked, fruit)) = (semantic?, keyword?);
     let keyword = match request.mode {
         Mode::Hybrid => std::mem::take(&mut ranked.top),
-        _ => Vec::new(),
+        // What the words' ranking did to its results (feedback, intents)
+        // did nothing to these.
+        _ => {
+            ranked = rank::Ranked::by_meaning();
+            Vec::new()
+        }
     };
     let (mut fused, parts) = meaning::fuse(
         cx.searcher,

@@ -14,7 +14,7 @@ use rustc_hash::FxHashMap;
 use tantivy::collector::Collector;
 use tantivy::query::{Bm25StatisticsProvider, EnableScoring, Explanation, Query};
 use tantivy::schema::Field;
-use tantivy::{DocAddress, Searcher, Term};
+use tantivy::{DocAddress, DocSet, Searcher, Term};
 
 use crate::index::{Fields, exact_query};
 use crate::model::Collection;
@@ -69,10 +69,23 @@ impl Statistics {
     }
 
     /// [`Query::explain`], scored by these statistics.
-    pub fn explain(&self, query: &dyn Query, address: DocAddress) -> tantivy::Result<Explanation> {
+    /// How `query` scores the document at `address`; `None` when it does not
+    /// match (a result found by meaning alone), which tantivy's explanation
+    /// takes for an error.
+    pub fn explain(
+        &self,
+        query: &dyn Query,
+        address: DocAddress,
+    ) -> tantivy::Result<Option<Explanation>> {
         let scoring = EnableScoring::enabled_from_statistics_provider(self, &self.searcher);
         let reader = self.searcher.segment_reader(address.segment_ord);
-        query.weight(scoring)?.explain(reader, address.doc_id)
+        let weight = query.weight(scoring)?;
+        let mut scorer = weight.scorer(reader, 1.0)?;
+        let doc = address.doc_id;
+        if scorer.doc() > doc || scorer.seek(doc) != doc {
+            return Ok(None);
+        }
+        weight.explain(reader, doc).map(Some)
     }
 
     /// Whether `field`'s statistics are made the catalog's.

@@ -26,6 +26,10 @@ pub enum ExplainStyle {
 /// Clauses shown before the rest are summed up in one line.
 const SHOWN: usize = 8;
 
+/// The explanation of a result that the query's words do not match: one
+/// found by meaning alone (`--mode semantic` or `hybrid`).
+const UNMATCHED: &str = "0.000 score: the query's words do not match it\n";
+
 /// What changed a result's score after the query scored it: the factors of
 /// what the query asks about (training or serving, code, an overview),
 /// then what feedback from the first result added.
@@ -42,7 +46,9 @@ pub fn explain(
     adjusted: Adjusted<'_>,
     style: ExplainStyle,
 ) -> Result<String, Error> {
-    let explanation = statistics.explain(query, address)?;
+    let Some(explanation) = statistics.explain(query, address)? else {
+        return Ok(UNMATCHED.to_string());
+    };
     let json: serde_json::Value =
         serde_json::from_str(&explanation.to_pretty_json()).unwrap_or_default();
     let mut out = String::new();

@@ -37,6 +37,20 @@ pub struct Ranked {
     pub intents: Vec<(Intent, Vec<DocAddress>)>,
 }
 
+impl Ranked {
+    /// The ranking of `--mode semantic`, before its results are put in:
+    /// nothing of a ranking by words.
+    pub fn by_meaning() -> Ranked {
+        Ranked {
+            top: Vec::new(),
+            ranking: Ranking::Meaning,
+            more: false,
+            feedback: Vec::new(),
+            intents: Vec::new(),
+        }
+    }
+}
+
 /// The ranked documents, and what `also` collected from every match.
 pub fn rank<C: Collector>(
     cx: &Context<'_>,

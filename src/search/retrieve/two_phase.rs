@@ -62,6 +62,8 @@ pub enum Ranking {
     /// Candidates could not be shown to hold the best, so every match was
     /// ranked.
     Unproven(usize),
+    /// Ranked by meaning alone (`--mode semantic`), not by words.
+    Meaning,
 }
 
 impl std::fmt::Display for Ranking {
@@ -75,6 +77,7 @@ impl std::fmt::Display for Ranking {
                 f,
                 "{n} candidates could not be shown to hold the best, so every match ranked"
             ),
+            Ranking::Meaning => write!(f, "by meaning alone: each match's cosine with the query"),
         }
     }
 }

@@ -141,29 +141,32 @@ fn blend<C: tantivy::collector::Collector>(
     };
     // Mapped once for the scan and the keyword hits' vectors.
     let files = VectorFiles::of(cx.generation, cx.searcher);
-    // The scan by meaning on a thread of its own while the words rank:
-    // a hybrid query then takes about the longer of the two, not their sum.
-    let (semantic, keyword) = std::thread::scope(|scope| {
-        let semantic = scope.spawn(|| meaning::nearest(cx, &plan.root, meant, pool, &files));
-        let keyword = match (request.mode, also) {
-            // Meaning alone, and nothing to count: no ranking by words.
-            (Mode::Semantic, None) => Ok((rank::Ranked::by_meaning(), None)),
-            (_, also) => rank::rank(cx, plan, &deeper, also),
-        };
-        let semantic = semantic
-            .join()
-            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-        (semantic, keyword)
-    });
-    let (semantic, (mut ranked, fruit)) = (semantic?, keyword?);
-    let keyword = match request.mode {
-        Mode::Hybrid => std::mem::take(&mut ranked.top),
-        // What the words' ranking did to its results (feedback, intents)
-        // did nothing to these.
-        _ => {
-            ranked = rank::Ranked::by_meaning();
-            Vec::new()
+    let scan = || meaning::nearest(cx, &plan.root, meant, pool, &files);
+    // The words rank for the fusion, or for `--mode semantic` only when
+    // `also` counts their matches in the ranking's pass.
+    let (semantic, words) = match (request.mode, also) {
+        (Mode::Semantic, None) => (scan(), Ok((None, None))),
+        // The scan by meaning on a thread of its own while the words rank:
+        // a hybrid query then takes about the longer of the two, not their
+        // sum.
+        (_, also) => std::thread::scope(|scope| {
+            let semantic = scope.spawn(scan);
+            let words = rank::rank(cx, plan, &deeper, also);
+            let semantic = semantic
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+            (semantic, words.map(|(ranked, fruit)| (Some(ranked), fruit)))
+        }),
+    };
+    let (semantic, (ranked, fruit)) = (semantic?, words?);
+    let (mut ranked, keyword) = match (request.mode, ranked) {
+        (Mode::Hybrid, Some(mut ranked)) => {
+            let top = std::mem::take(&mut ranked.top);
+            (ranked, top)
         }
+        // What the words' ranking did to its results (feedback, intents)
+        // did nothing to a ranking by meaning.
+        _ => (rank::Ranked::by_meaning(), Vec::new()),
     };
     let (mut fused, parts) = meaning::fuse(
         cx.searcher,

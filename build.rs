@@ -61,7 +61,7 @@ fn source_hash() {
     println!("cargo::rustc-env=SOURCE_HASH={:016x}", hasher.finish());
 }
 
-/// On Linux the binary is linked as a fixed-address executable, not a
+/// On Linux (glibc) the binary is linked as a fixed-address executable, not a
 /// position-independent one: a PIE's loader writes some 53,000 relocated
 /// pointers into its tables (vtables, string slices) before `main`, a page
 /// fault for each page written, which was a sixth of a one-off search's
@@ -70,8 +70,11 @@ fn source_hash() {
 /// the platform's default.
 fn link_at_a_fixed_address() {
     println!("cargo::rerun-if-env-changed=DISTML_PIE");
-    let linux = std::env::var("CARGO_CFG_TARGET_OS").is_ok_and(|os| os == "linux");
-    if linux && std::env::var_os("DISTML_PIE").is_none() {
+    let target = |key: &str, value: &str| std::env::var(key).is_ok_and(|v| v == value);
+    // glibc targets only: a musl build links a static PIE, whose flags
+    // this would contradict.
+    let linux_gnu = target("CARGO_CFG_TARGET_OS", "linux") && target("CARGO_CFG_TARGET_ENV", "gnu");
+    if linux_gnu && std::env::var_os("DISTML_PIE").is_none() {
         println!("cargo::rustc-link-arg-bins=-no-pie");
     }
 }

@@ -317,10 +317,13 @@ fn the_catalog_kept_beside_the_index_is_read_only_while_the_catalog_is_unchanged
     assert_eq!(common::search_ids(&fixture, &["colossal"]), ["gpipe-2019"]);
     assert!(common::search_ids(&fixture, &["giant"]).is_empty());
 
-    // Bytes that are no catalog are read as none, and replaced.
-    std::fs::write(&kept, b"not a catalog").unwrap();
-    assert_eq!(common::search_ids(&fixture, &["colossal"]), ["gpipe-2019"]);
-    assert_ne!(std::fs::read(&kept).unwrap(), b"not a catalog");
+    // Bytes that are no catalog, or none, are read as no catalog, and
+    // replaced.
+    for damaged in [&b"not a catalog"[..], b""] {
+        std::fs::write(&kept, damaged).unwrap();
+        assert_eq!(common::search_ids(&fixture, &["colossal"]), ["gpipe-2019"]);
+        assert_ne!(std::fs::read(&kept).unwrap(), damaged);
+    }
 
     // A catalog with a problem is refused though one was kept before it.
     fixture.write(

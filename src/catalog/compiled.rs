@@ -50,12 +50,11 @@ type Borrowed<'a> = Parts<
 /// The catalog kept at `path` for the inputs of `fingerprint`, if it is
 /// there and whole.
 pub fn read(path: &Path, fingerprint: &str) -> Option<Catalog> {
-    // Mapped, not read: a one-off search then takes its pages from the
-    // page cache as it decodes them, without copying them first. `write`
-    // replaces the file by renaming another over it, so the mapped one is
-    // never changed under the map.
+    // Mapped, not read: a one-off search decodes its pages from the page
+    // cache without copying them first.
     let file = std::fs::File::open(path).ok()?;
-    // SAFETY: the file is only ever replaced whole, never written in place.
+    // SAFETY: `write` replaces the file by renaming another over it; it is
+    // never written in place, so the mapped bytes never change.
     let bytes = unsafe { memmap2::Mmap::map(&file) }.ok()?;
     let (build, rest) = postcard::take_from_bytes::<&str>(&bytes).ok()?;
     let (kept, rest) = postcard::take_from_bytes::<&str>(rest).ok()?;

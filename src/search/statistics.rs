@@ -68,10 +68,9 @@ impl Statistics {
         (self.searcher).search_with_statistics_provider(query, collector, self)
     }
 
-    /// [`Query::explain`], scored by these statistics.
-    /// How `query` scores the document at `address`; `None` when it does not
-    /// match (a result found by meaning alone), which tantivy's explanation
-    /// takes for an error.
+    /// [`Query::explain`] of the document at `address`, scored by these
+    /// statistics; `None` when `query` does not match it (a result found by
+    /// meaning alone), which tantivy's explanation takes for an error.
     pub fn explain(
         &self,
         query: &dyn Query,

@@ -46,7 +46,13 @@ pub enum ColorChoice {
     Never,
 }
 
+/// Each subcommand's arguments are made only when it is the one given
+/// (clap's `defer`): a one-off search makes one subcommand's arguments, not
+/// all of them (bench/RESULTS.md). The groups flattened into them carry
+/// plain comments, not doc comments: applied after the subcommand's own
+/// text, a group's doc comment would replace it in `--help`.
 #[derive(Debug, Subcommand)]
+#[command(defer = true)]
 pub enum Command {
     /// Rebuild the index from the catalog and the metadata cache
     Index(IndexArgs),
@@ -139,7 +145,7 @@ pub struct IndexArgs {
     pub verbose: bool,
 }
 
-/// Filters shared by `search` and `list`.
+// Filters shared by `search` and `list`.
 #[derive(Debug, Args, Default)]
 pub struct FilterArgs {
     /// Only entries with this tag (id, label or alias), as what they are
@@ -319,7 +325,7 @@ pub struct SimilarArgs {
     pub output: HitsOutput,
 }
 
-/// How many hits, and how they are printed (`search`, `similar`, `list`).
+// How many hits, and how they are printed (`search`, `similar`, `list`).
 #[derive(Debug, Args)]
 pub struct HitsOutput {
     /// How many results to show, 1 to 10000 [default: 10; list: every entry]
@@ -593,7 +599,7 @@ pub enum WatchAction {
     Remove(WatchRemoveArgs),
 }
 
-/// How new matches are shown (`watch`, `watch show`).
+// How new matches are shown (`watch`, `watch show`).
 #[derive(Debug, Args)]
 pub struct WatchShown {
     /// How many new matches to show of each watch, 1 to 10000 [default: 20]

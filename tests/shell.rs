@@ -138,6 +138,35 @@ fn a_subcommands_help_lists_its_own_options_before_the_global_ones() {
     assert!(own < global && global < catalog, "{help}");
 }
 
+/// A subcommand's help opens with what the list of commands says of it:
+/// its arguments, made only when it is given, never replace that text.
+#[test]
+fn each_subcommands_help_opens_with_what_the_command_list_says_of_it() {
+    let fixture = Fixture::new();
+    let run = fixture.run(["--help"]).success();
+    let listed: Vec<(&str, &str)> = (run.stdout().lines())
+        .skip_while(|line| *line != "Commands:")
+        .skip(1)
+        .take_while(|line| !line.is_empty())
+        // A description's further lines are indented past the names.
+        .filter_map(|line| line.strip_prefix("  ")?.split_once(' '))
+        .filter(|(name, _)| !name.is_empty() && *name != "help")
+        .map(|(name, about)| (name, about.trim()))
+        .collect();
+    assert!(listed.len() > 10, "{}", run.stdout());
+    for (name, about) in listed {
+        let sub = fixture.run([name, "--help"]).success();
+        let opening: Vec<&str> = (sub.stdout().lines())
+            .take_while(|line| !line.is_empty())
+            .collect();
+        let opening = opening.join(" ");
+        assert!(
+            opening.starts_with(about),
+            "{name}: {opening:?} against {about:?}"
+        );
+    }
+}
+
 #[test]
 fn search_help_names_every_query_field() {
     let run = Fixture::new().run(["search", "--help"]).success();

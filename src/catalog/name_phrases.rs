@@ -26,8 +26,8 @@ type Terms = Vec<(usize, String)>;
 /// search only asks whether a marker is known, and one string a name
 /// decodes in a quarter of the time that the names by their first terms
 /// took as well. Writing documents reads those, made at its first title.
-#[derive(Debug, Clone, Default, Serialize, Deserialize)]
-#[serde(from = "Vec<String>", into = "Vec<String>")]
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(from = "Vec<String>")]
 pub struct NamePhrases {
     /// Sorted, without repeats.
     markers: Vec<String>,
@@ -37,12 +37,12 @@ pub struct NamePhrases {
 /// The names by their first term.
 type ByFirst = FxHashMap<String, Vec<Name>>;
 
-/// A name's terms after its first, with their distances from it, and its
-/// marker.
+/// A name's terms after its first, with their distances from it, and where
+/// its marker is in `markers`.
 #[derive(Debug, Clone)]
 struct Name {
     rest: Terms,
-    marker: String,
+    marker: usize,
 }
 
 thread_local! {
@@ -86,14 +86,13 @@ impl NamePhrases {
     fn by_first(&self) -> &ByFirst {
         self.by_first.get_or_init(|| {
             let mut by_first = ByFirst::default();
-            for marker in &self.markers {
-                let mut rest = terms_of(marker);
+            for (marker, spelt) in self.markers.iter().enumerate() {
+                let mut rest = terms_of(spelt);
                 let (_, head) = rest.remove(0);
-                let name = Name {
-                    rest,
-                    marker: marker.clone(),
-                };
-                by_first.entry(head).or_default().push(name);
+                by_first
+                    .entry(head)
+                    .or_default()
+                    .push(Name { rest, marker });
             }
             by_first
         })
@@ -124,7 +123,7 @@ impl NamePhrases {
                     at.get(start + offset).copied().flatten() == Some(term.as_str())
                 });
                 if whole {
-                    found(&name.marker);
+                    found(&self.markers[name.marker]);
                 }
             }
         }
@@ -151,9 +150,10 @@ impl From<Vec<String>> for NamePhrases {
     }
 }
 
-impl From<NamePhrases> for Vec<String> {
-    fn from(phrases: NamePhrases) -> Vec<String> {
-        phrases.markers
+/// As its markers alone (see [`NamePhrases`]).
+impl Serialize for NamePhrases {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.markers.serialize(serializer)
     }
 }
 

@@ -150,6 +150,8 @@ pub struct Lookups {
     pub initials: Vec<(String, String)>,
     /// See [`Catalog::project_members`].
     pub members: Vec<(String, String)>,
+    /// See [`Catalog::reference_works`].
+    pub references: Vec<(String, String)>,
     /// The year of the catalog's newest entry, which "recent" counts from.
     pub newest_year: Option<i64>,
 }
@@ -202,6 +204,7 @@ impl Catalog {
             name_heads: self.work_name_heads(),
             initials: self.title_initials(),
             members: self.project_members(),
+            references: self.reference_works(),
             newest_year: self.entries.iter().filter_map(|e| e.year).max(),
         })
     }
@@ -287,6 +290,22 @@ impl Catalog {
             .iter()
             .filter_map(|e| Some((e.project.clone()?, e.id.clone())))
             .collect()
+    }
+
+    /// (tag, work) for each work about a tag that the project it is part
+    /// of is about too: the technique's reference work (Megatron-LM's
+    /// paper for tensor parallelism), sorted.
+    pub fn reference_works(&self) -> Vec<(String, String)> {
+        let mut references: Vec<(String, String)> = (self.entries.iter())
+            .filter_map(|work| Some((work, self.entry(work.project.as_deref()?)?)))
+            .flat_map(|(work, project)| {
+                (work.tags.iter())
+                    .filter(|tag| project.tags.contains(tag))
+                    .map(|tag| (tag.clone(), work.id.clone()))
+            })
+            .collect();
+        references.sort_unstable();
+        references
     }
 
     /// The authors' names of two or more words, which a query's words
@@ -461,6 +480,7 @@ mod tests {
             name_heads: Vec::new(),
             initials: Vec::new(),
             members: vec![("glimmer-lib".to_string(), "glimmer".to_string())],
+            references: Vec::new(),
             newest_year: Some(2021),
         };
         assert_eq!(catalog.lookups(), &expected);
@@ -469,6 +489,42 @@ mod tests {
         edited.entries[0].venue = Some("BlorpConf".to_string());
         assert_eq!(edited.lookups().venues, ["BlorpConf"]);
         assert_eq!(catalog.lookups(), &expected);
+    }
+
+    #[test]
+    fn a_works_reference_tags_are_those_its_project_is_about_too() {
+        let entry = |id: &str, kind: &str, project: &str, tags: &str| {
+            format!(
+                "[[entry]]\nid = \"{id}\"\nkind = \"{kind}\"\ntitle = \"{id}\"\nurl = \"https://example.org/{id}\"\nyear = 2021\n{project}tags = [{tags}]\nnote = \"n\"\n\n"
+            )
+        };
+        let text = [
+            "[section]\nname = \"Fiction\"\norder = 1\n\n".to_string(),
+            entry("wobble-lib", "project", "", "\"zeno\", \"quox\""),
+            entry(
+                "wobble",
+                "paper",
+                "project = \"wobble-lib\"\n",
+                "\"quox\", \"blit\", \"zeno\"",
+            ),
+            // Its project is no entry of the catalog: nothing to agree with.
+            entry(
+                "glimmer",
+                "paper",
+                "project = \"glimmer-lib\"\n",
+                "\"quox\"",
+            ),
+            entry("zarf", "paper", "", "\"quox\""),
+        ]
+        .concat();
+        let (catalog, _) = load_files(&[SourceFile::new("fiction.toml", text)]);
+        let pairs = |list: &[(&str, &str)]| -> Vec<(String, String)> {
+            (list.iter())
+                .map(|(tag, work)| (tag.to_string(), work.to_string()))
+                .collect()
+        };
+        let expected = pairs(&[("quox", "wobble"), ("zeno", "wobble")]);
+        assert_eq!(catalog.reference_works(), expected);
     }
 
     #[test]

@@ -235,6 +235,7 @@ fn search_then_in<C: tantivy::collector::Collector>(
         name_heads: &lookups.name_heads,
         initials: &lookups.initials,
         members: &lookups.members,
+        references: &lookups.references,
         newest_year: lookups.newest_year,
         name_stems: Default::default(),
         boosts,

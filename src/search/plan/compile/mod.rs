@@ -59,6 +59,8 @@ pub struct Context<'a> {
     pub initials: &'a [(String, String)],
     /// (project, work) pairs (see `Catalog::project_members`).
     pub members: &'a [(String, String)],
+    /// (tag, work) pairs (see `Catalog::reference_works`).
+    pub references: &'a [(String, String)],
     /// The catalog's newest year (see `facets`).
     pub newest_year: Option<i64>,
     /// Per tag, per name, its content stems: analyzed at the first need,

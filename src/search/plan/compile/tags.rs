@@ -77,15 +77,8 @@ impl Compilation<'_> {
         if weight <= 0.0 {
             return None;
         }
-        let about = |id: &str| {
-            let both = BooleanQuery::new(vec![
-                (Occur::Must, id_query(f, id)),
-                (Occur::Must, exact_query(f.tags, tag)),
-            ]);
-            tantivy::query::Query::count(&both, self.cx.searcher).is_ok_and(|n| n > 0)
-        };
-        let papers: Vec<(Occur, Q)> = (self.cx.members.iter())
-            .filter(|(project, _)| about(project))
+        let papers: Vec<(Occur, Q)> = (self.cx.references.iter())
+            .filter(|(about, _)| about == tag)
             .map(|(_, paper)| (Occur::Should, id_query(f, paper)))
             .collect();
         if papers.is_empty() {

@@ -75,6 +75,7 @@ fn with_context(f: &Fixture, check: impl FnOnce(&Context<'_>, &Searcher)) {
     let work_names = f.catalog.work_names();
     let name_heads = f.catalog.work_name_heads();
     let members = f.catalog.project_members();
+    let references = f.catalog.reference_works();
     let initials = f.catalog.title_initials();
     let named_sections = f.catalog.named_sections();
     let statistics = crate::search::statistics::Statistics::new(&searcher, &f.fields).unwrap();
@@ -92,6 +93,7 @@ fn with_context(f: &Fixture, check: impl FnOnce(&Context<'_>, &Searcher)) {
         name_heads: &name_heads,
         initials: &initials,
         members: &members,
+        references: &references,
         newest_year: Some(2024),
         name_stems: Default::default(),
         boosts: Boosts::default(),

@@ -190,8 +190,9 @@ impl Catalog {
         self.listings.get(id).is_some_and(|l| l.draft)
     }
 
-    /// The section, venue, work and project-member names, derived once per catalog rather
-    /// than on every search (a scan of the entries and a dictionary lookup
+    /// The section, venue, work and project-member names and the
+    /// techniques' reference works, derived once per catalog rather than on
+    /// every search (a scan of the entries and a dictionary lookup
     /// per venue). Derived at the first call: entries edited after it are
     /// not seen, so search a catalog as it was loaded (or a fresh clone).
     pub fn lookups(&self) -> &Lookups {

@@ -84,11 +84,9 @@ impl Compilation<'_> {
         if papers.is_empty() {
             return None;
         }
-        let query = BooleanQuery::new(vec![
-            (Occur::Must, exact_query(f.tags, tag)),
-            (Occur::Must, Box::new(BooleanQuery::new(papers))),
-        ]);
-        let query = Box::new(ConstScoreQuery::new(Box::new(query), weight));
+        // The catalog found them about the tag: the index holds its tags.
+        let query = Box::new(BooleanQuery::new(papers));
+        let query = Box::new(ConstScoreQuery::new(query, weight));
         let label = signals::REFERENCE.label(tag);
         Some(Labelled::boxed(label, query))
     }
